@@ -1,0 +1,651 @@
+#include "core/position.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <sstream>
+
+#include "core/zobrist.hpp"
+#include "movegen/movegen.hpp"
+
+namespace horizon {
+
+namespace {
+
+constexpr std::string_view PIECE_CHARS = " PNBRQK  pnbrqk";
+
+std::vector<std::string_view> split_fields(std::string_view text) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+        if (i >= text.size()) break;
+        std::size_t j = i;
+        while (j < text.size() && text[j] != ' ' && text[j] != '\t') ++j;
+        out.push_back(text.substr(i, j - i));
+        i = j;
+    }
+    return out;
+}
+
+// Parses a non-negative decimal integer; nullopt for anything else.
+std::optional<int> parse_count(std::string_view s) {
+    if (s.empty() || s.size() > 6) return std::nullopt;
+    int value = 0;
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    if (ec != std::errc() || ptr != s.data() + s.size() || value < 0) return std::nullopt;
+    return value;
+}
+
+FenError fen_error(std::string what) { return FenError{std::move(what)}; }
+
+} // namespace
+
+Position::Position() {
+    init_tables();
+    set_fen(START_FEN);
+}
+
+void Position::clear() {
+    std::fill(std::begin(by_type_), std::end(by_type_), 0);
+    std::fill(std::begin(by_color_), std::end(by_color_), 0);
+    std::fill(std::begin(board_), std::end(board_), NO_PIECE);
+    std::fill(std::begin(castling_mask_), std::end(castling_mask_), 0);
+    std::fill(std::begin(castling_rook_), std::end(castling_rook_), NO_SQUARE);
+    std::fill(std::begin(castling_path_), std::end(castling_path_), 0);
+    side_ = WHITE;
+    game_ply_ = 0;
+    chess960_ = false;
+    st_ = StateInfo{};
+    history_.clear();
+}
+
+void Position::put_piece(Piece p, Square s) {
+    board_[s] = p;
+    const Bitboard b = square_bb(s);
+    by_type_[0] |= b;
+    by_type_[type_of(p)] |= b;
+    by_color_[color_of(p)] |= b;
+}
+
+void Position::remove_piece(Square s) {
+    const Piece p = board_[s];
+    const Bitboard b = square_bb(s);
+    by_type_[0] ^= b;
+    by_type_[type_of(p)] ^= b;
+    by_color_[color_of(p)] ^= b;
+    board_[s] = NO_PIECE;
+}
+
+void Position::move_piece(Square from, Square to) {
+    const Piece p = board_[from];
+    const Bitboard b = square_bb(from) | square_bb(to);
+    by_type_[0] ^= b;
+    by_type_[type_of(p)] ^= b;
+    by_color_[color_of(p)] ^= b;
+    board_[from] = NO_PIECE;
+    board_[to] = p;
+}
+
+void Position::set_castling_right(Color c, Square rook_sq) {
+    const Square ksq = king_square(c);
+    const bool king_side = file_of(rook_sq) > file_of(ksq);
+    const int index = castling_index(c, king_side);
+    st_.castling |= std::uint8_t(1 << index);
+    castling_mask_[ksq] |= std::uint8_t(1 << index);
+    castling_mask_[rook_sq] |= std::uint8_t(1 << index);
+    castling_rook_[index] = rook_sq;
+    const Square kto = castling_king_destination(index);
+    const Square rto = castling_rook_destination(index);
+    castling_path_[index] = (between_bb(ksq, kto) | between_bb(rook_sq, rto)) &
+                            ~(square_bb(ksq) | square_bb(rook_sq));
+}
+
+std::optional<FenError> Position::set_fen(std::string_view fen, bool chess960) {
+    const auto fields = split_fields(fen);
+    if (fields.size() != 6)
+        return fen_error("FEN needs 6 fields (placement, side to move, castling, en passant, "
+                         "halfmove clock, fullmove number), got " +
+                         std::to_string(fields.size()));
+
+    Position p{Blank{}};
+    p.clear();
+
+    // 1. Piece placement.
+    {
+        const std::string_view placement = fields[0];
+        int rank = 7, file = 0;
+        bool last_digit = false;
+        for (std::size_t i = 0; i < placement.size(); ++i) {
+            const char c = placement[i];
+            if (c == '/') {
+                if (file != 8)
+                    return fen_error("placement: rank " + std::to_string(rank + 1) + " has " +
+                                     std::to_string(file) + " files, expected 8");
+                if (--rank < 0) return fen_error("placement: more than 8 ranks");
+                file = 0;
+                last_digit = false;
+            } else if (c >= '1' && c <= '8') {
+                if (last_digit)
+                    return fen_error("placement: two digits in a row on rank " +
+                                     std::to_string(rank + 1));
+                file += c - '0';
+                last_digit = true;
+                if (file > 8)
+                    return fen_error("placement: rank " + std::to_string(rank + 1) +
+                                     " has more than 8 files");
+            } else {
+                const std::size_t idx = PIECE_CHARS.find(c);
+                if (c == ' ' || idx == std::string_view::npos)
+                    return fen_error(std::string("placement: bad character '") + c + "'");
+                if (file >= 8)
+                    return fen_error("placement: rank " + std::to_string(rank + 1) +
+                                     " has more than 8 files");
+                p.put_piece(Piece(idx), make_square(file, rank));
+                ++file;
+                last_digit = false;
+            }
+        }
+        if (rank != 0) return fen_error("placement: " + std::to_string(8 - rank) +
+                                        " ranks, expected 8");
+        if (file != 8)
+            return fen_error("placement: rank 1 has " + std::to_string(file) +
+                             " files, expected 8");
+    }
+    for (Color c : {WHITE, BLACK}) {
+        const int kings = p.count(c, KING);
+        if (kings != 1)
+            return fen_error(std::string(c == WHITE ? "white" : "black") + " has " +
+                             std::to_string(kings) + " kings, expected exactly 1");
+        if (p.count(c, PAWN) > 8)
+            return fen_error(std::string(c == WHITE ? "white" : "black") +
+                             " has more than 8 pawns");
+        if (popcount(p.pieces(c)) > 16)
+            return fen_error(std::string(c == WHITE ? "white" : "black") +
+                             " has more than 16 pieces");
+    }
+    if (p.pieces(PAWN) & (RANK_1_BB | RANK_8_BB))
+        return fen_error("placement: pawn on rank 1 or 8");
+
+    // 2. Side to move.
+    if (fields[1] == "w") p.side_ = WHITE;
+    else if (fields[1] == "b") p.side_ = BLACK;
+    else return fen_error("side to move must be 'w' or 'b', got '" + std::string(fields[1]) + "'");
+
+    // 3. Castling: '-', KQkq (X-FEN: outermost rook) or rook files (Shredder-FEN).
+    p.chess960_ = chess960;
+    if (fields[2] != "-") {
+        bool shredder = false;
+        for (char c : fields[2]) {
+            const Color color = std::isupper(static_cast<unsigned char>(c)) ? WHITE : BLACK;
+            const char up = char(std::toupper(static_cast<unsigned char>(c)));
+            const Square ksq = p.king_square(color);
+            const int back = relative_rank(color, 0);
+            const std::string who = color == WHITE ? "white" : "black";
+            if (rank_of(ksq) != back)
+                return fen_error(std::string("castling: right '") + c + "' but the " + who +
+                                 " king is not on its first rank");
+            const Piece rook = make_piece(color, ROOK);
+            Square rsq = NO_SQUARE;
+            if (up == 'K' || up == 'Q') {
+                // Outermost rook on that wing.
+                for (int f = up == 'K' ? 7 : 0; up == 'K' ? f > file_of(ksq) : f < file_of(ksq);
+                     f += up == 'K' ? -1 : 1) {
+                    if (p.board_[make_square(f, back)] == rook) {
+                        rsq = make_square(f, back);
+                        break;
+                    }
+                }
+            } else if (up >= 'A' && up <= 'H') {
+                shredder = true;
+                const Square s = make_square(up - 'A', back);
+                if (p.board_[s] == rook && s != ksq) rsq = s;
+            } else {
+                return fen_error(std::string("castling: bad character '") + c + "'");
+            }
+            if (rsq == NO_SQUARE)
+                return fen_error(std::string("castling: right '") + c + "' but no " + who +
+                                 " rook in place for it");
+            const int index = castling_index(color, file_of(rsq) > file_of(ksq));
+            if (p.st_.castling & (1 << index))
+                return fen_error(std::string("castling: right for the same wing given twice ('") +
+                                 c + "')");
+            p.set_castling_right(color, rsq);
+        }
+        // Anything but king on e and rooks on a/h is Chess960.
+        for (int i = 0; i < 4; ++i) {
+            if (!(p.st_.castling & (1 << i))) continue;
+            const Color color = Color(i / 2);
+            if (shredder || p.king_square(color) != relative_square(color, E1) ||
+                (file_of(p.castling_rook_[i]) != 0 && file_of(p.castling_rook_[i]) != 7))
+                p.chess960_ = true;
+        }
+    }
+
+    // 4. En passant.
+    if (fields[3] != "-") {
+        const std::string_view ep = fields[3];
+        if (ep.size() != 2 || ep[0] < 'a' || ep[0] > 'h' || ep[1] < '1' || ep[1] > '8')
+            return fen_error("en passant: '" + std::string(ep) + "' is not a square");
+        const Square s = make_square(ep[0] - 'a', ep[1] - '1');
+        const Color us = p.side_;
+        const int expected_rank = us == WHITE ? 5 : 2;
+        const Square pushed = Square(s - pawn_push(us));       // the pawn that moved two
+        const Square origin = Square(s + pawn_push(us));       // where it came from
+        if (rank_of(s) != expected_rank)
+            return fen_error("en passant: square " + std::string(ep) + " is impossible with " +
+                             (us == WHITE ? "white" : "black") + " to move (must be on rank " +
+                             std::to_string(expected_rank + 1) + ")");
+        if (p.board_[pushed] != make_piece(~us, PAWN) || !p.empty(s) || !p.empty(origin))
+            return fen_error("en passant: square " + std::string(ep) +
+                             " does not follow a double pawn push");
+        // Only kept when a pawn can actually capture there, so equal positions hash equal.
+        if (pawn_attacks(~us, s) & p.pieces(us, PAWN)) p.st_.ep_square = s;
+    }
+
+    // 5-6. Clocks.
+    const auto halfmove = parse_count(fields[4]);
+    if (!halfmove)
+        return fen_error("halfmove clock must be a non-negative integer, got '" +
+                         std::string(fields[4]) + "'");
+    const auto fullmove = parse_count(fields[5]);
+    if (!fullmove)
+        return fen_error("fullmove number must be a non-negative integer, got '" +
+                         std::string(fields[5]) + "'");
+    p.st_.rule50 = *halfmove;
+    p.game_ply_ = 2 * (std::max(*fullmove, 1) - 1) + (p.side_ == BLACK);
+
+    if (auto err = p.validate()) return err;
+
+    p.st_.key = p.compute_key();
+    p.st_.pawn_key = p.compute_pawn_key();
+    p.st_.checkers = p.compute_checkers();
+    *this = std::move(p);
+    return std::nullopt;
+}
+
+std::optional<FenError> Position::validate() const {
+    const Color them = ~side_;
+    if (attackers_to(king_square(them)) & pieces(side_))
+        return fen_error(std::string("the side not to move (") +
+                         (them == WHITE ? "white" : "black") + ") is in check");
+    const Bitboard checkers = compute_checkers();
+    if (popcount(checkers) > 2)
+        return fen_error("the side to move is in check by more than two pieces");
+    return std::nullopt;
+}
+
+std::string Position::fen() const {
+    std::string out;
+    for (int r = 7; r >= 0; --r) {
+        int empty_run = 0;
+        for (int f = 0; f < 8; ++f) {
+            const Piece p = board_[make_square(f, r)];
+            if (p == NO_PIECE) {
+                ++empty_run;
+                continue;
+            }
+            if (empty_run) out += char('0' + empty_run);
+            empty_run = 0;
+            out += PIECE_CHARS[p];
+        }
+        if (empty_run) out += char('0' + empty_run);
+        if (r) out += '/';
+    }
+    out += side_ == WHITE ? " w " : " b ";
+    if (!st_.castling) out += '-';
+    for (int i = 0; i < 4; ++i) {
+        if (!(st_.castling & (1 << i))) continue;
+        const Color c = Color(i / 2);
+        const bool king_side = !(i & 1);
+        // X-FEN: K/Q unless another rook stands further out on that wing.
+        const Square rsq = castling_rook_[i];
+        Bitboard outer = 0;
+        const Bitboard rank = rank_bb(relative_rank(c, 0));
+        for (int f = 0; f < 8; ++f)
+            if (king_side ? f > file_of(rsq) : f < file_of(rsq)) outer |= file_bb(f);
+        char letter = king_side ? 'K' : 'Q';
+        if (outer & rank & pieces(c, ROOK)) letter = char('A' + file_of(rsq));
+        out += c == WHITE ? letter : char(std::tolower(letter));
+    }
+    out += ' ';
+    out += st_.ep_square == NO_SQUARE ? std::string("-") : square_name(st_.ep_square);
+    out += ' ' + std::to_string(st_.rule50) + ' ' + std::to_string(fullmove_number());
+    return out;
+}
+
+Key Position::compute_key() const {
+    Key k = 0;
+    for (Bitboard b = pieces(); b;) {
+        const Square s = pop_lsb(b);
+        k ^= zobrist::PSQ[board_[s]][s];
+    }
+    k ^= zobrist::CASTLING[st_.castling];
+    if (st_.ep_square != NO_SQUARE) k ^= zobrist::EN_PASSANT_FILE[file_of(st_.ep_square)];
+    if (side_ == BLACK) k ^= zobrist::SIDE;
+    return k;
+}
+
+Key Position::compute_pawn_key() const {
+    Key k = zobrist::NO_PAWNS;
+    for (Bitboard b = pieces(PAWN); b;) {
+        const Square s = pop_lsb(b);
+        k ^= zobrist::PSQ[board_[s]][s];
+    }
+    return k;
+}
+
+Bitboard Position::compute_checkers() const {
+    return attackers_to(king_square(side_)) & pieces(~side_);
+}
+
+Bitboard Position::attackers_to(Square s, Bitboard occ) const {
+    return (pawn_attacks(BLACK, s) & pieces(WHITE, PAWN)) |
+           (pawn_attacks(WHITE, s) & pieces(BLACK, PAWN)) | (knight_attacks(s) & pieces(KNIGHT)) |
+           (rook_attacks(s, occ) & pieces(ROOK, QUEEN)) |
+           (bishop_attacks(s, occ) & pieces(BISHOP, QUEEN)) | (king_attacks(s) & pieces(KING));
+}
+
+Bitboard Position::blockers_for_king(Color c) const {
+    const Square ksq = king_square(c);
+    Bitboard blockers = 0;
+    Bitboard snipers = ((rook_attacks(ksq, 0) & pieces(ROOK, QUEEN)) |
+                        (bishop_attacks(ksq, 0) & pieces(BISHOP, QUEEN))) &
+                       pieces(~c);
+    const Bitboard occ = pieces() ^ snipers;
+    while (snipers) {
+        const Square s = pop_lsb(snipers);
+        const Bitboard b = between_bb(ksq, s) & ~square_bb(s) & occ;
+        if (b && !more_than_one(b)) blockers |= b;
+    }
+    return blockers;
+}
+
+void Position::do_castling(bool undo, Color us, Square king_from, Square rook_from) {
+    const int index = castling_index(us, file_of(rook_from) > file_of(king_from));
+    const Square kto = castling_king_destination(index);
+    const Square rto = castling_rook_destination(index);
+    const Piece king = make_piece(us, KING), rook = make_piece(us, ROOK);
+    if (!undo) {
+        remove_piece(king_from);
+        remove_piece(rook_from);
+        put_piece(king, kto);
+        put_piece(rook, rto);
+        st_.key ^= zobrist::PSQ[king][king_from] ^ zobrist::PSQ[king][kto] ^
+                   zobrist::PSQ[rook][rook_from] ^ zobrist::PSQ[rook][rto];
+    } else {
+        remove_piece(kto);
+        remove_piece(rto);
+        put_piece(king, king_from);
+        put_piece(rook, rook_from);
+    }
+}
+
+void Position::make_move(Move m) {
+    history_.push_back(st_);
+    const Color us = side_, them = ~us;
+    const Square from = m.from(), to = m.to();
+    const Piece pc = board_[from];
+
+    st_.move = m;
+    st_.captured = NO_PIECE;
+    ++st_.rule50;
+    ++st_.plies_from_null;
+    ++game_ply_;
+    st_.key ^= zobrist::SIDE;
+    if (st_.ep_square != NO_SQUARE) {
+        st_.key ^= zobrist::EN_PASSANT_FILE[file_of(st_.ep_square)];
+        st_.ep_square = NO_SQUARE;
+    }
+
+    if (m.type() == CASTLING) {
+        do_castling(false, us, from, to);
+    } else {
+        if (m.type() == EN_PASSANT || board_[to] != NO_PIECE) {
+            const Square cap_sq = m.type() == EN_PASSANT ? Square(to - pawn_push(us)) : to;
+            const Piece captured = board_[cap_sq];
+            st_.captured = captured;
+            st_.key ^= zobrist::PSQ[captured][cap_sq];
+            if (type_of(captured) == PAWN) st_.pawn_key ^= zobrist::PSQ[captured][cap_sq];
+            remove_piece(cap_sq);
+            st_.rule50 = 0;
+        }
+        move_piece(from, to);
+        st_.key ^= zobrist::PSQ[pc][from] ^ zobrist::PSQ[pc][to];
+        if (type_of(pc) == PAWN) {
+            st_.rule50 = 0;
+            st_.pawn_key ^= zobrist::PSQ[pc][from];
+            if (m.type() == PROMOTION) {
+                const Piece promoted = make_piece(us, m.promotion_type());
+                remove_piece(to);
+                put_piece(promoted, to);
+                st_.key ^= zobrist::PSQ[pc][to] ^ zobrist::PSQ[promoted][to];
+            } else {
+                st_.pawn_key ^= zobrist::PSQ[pc][to];
+                if ((int(to) ^ int(from)) == 16) {
+                    const Square ep = Square((int(from) + int(to)) / 2);
+                    if (pawn_attacks(us, ep) & pieces(them, PAWN)) {
+                        st_.ep_square = ep;
+                        st_.key ^= zobrist::EN_PASSANT_FILE[file_of(ep)];
+                    }
+                }
+            }
+        }
+    }
+
+    const std::uint8_t lost = castling_mask_[from] | castling_mask_[to];
+    if (st_.castling & lost) {
+        st_.key ^= zobrist::CASTLING[st_.castling];
+        st_.castling &= std::uint8_t(~lost);
+        st_.key ^= zobrist::CASTLING[st_.castling];
+    }
+
+    side_ = them;
+    st_.checkers = attackers_to(king_square(them)) & pieces(us);
+}
+
+void Position::unmake_move(Move m) {
+    side_ = ~side_;
+    const Color us = side_;
+    const Square from = m.from(), to = m.to();
+    if (m.type() == CASTLING) {
+        do_castling(true, us, from, to);
+    } else {
+        if (m.type() == PROMOTION) {
+            remove_piece(to);
+            put_piece(make_piece(us, PAWN), to);
+        }
+        move_piece(to, from);
+        if (st_.captured != NO_PIECE) {
+            const Square cap_sq = m.type() == EN_PASSANT ? Square(to - pawn_push(us)) : to;
+            put_piece(st_.captured, cap_sq);
+        }
+    }
+    --game_ply_;
+    st_ = history_.back();
+    history_.pop_back();
+}
+
+void Position::make_null_move() {
+    history_.push_back(st_);
+    st_.move = Move::null();
+    st_.captured = NO_PIECE;
+    if (st_.ep_square != NO_SQUARE) {
+        st_.key ^= zobrist::EN_PASSANT_FILE[file_of(st_.ep_square)];
+        st_.ep_square = NO_SQUARE;
+    }
+    st_.key ^= zobrist::SIDE;
+    ++st_.rule50;
+    st_.plies_from_null = 0;
+    ++game_ply_;
+    side_ = ~side_;
+    st_.checkers = 0; // a null move is never made in check
+}
+
+void Position::unmake_null_move() {
+    side_ = ~side_;
+    --game_ply_;
+    st_ = history_.back();
+    history_.pop_back();
+}
+
+bool Position::gives_check(Move m) const {
+    const Color us = side_, them = ~us;
+    const Square ksq = king_square(them);
+    const Square from = m.from();
+    Square to = m.to();
+    PieceType pt = type_of(board_[from]);
+    Bitboard occ = pieces() ^ square_bb(from);
+    Bitboard ours = pieces(us) ^ square_bb(from);
+    Bitboard removed = square_bb(from); // our pieces that left their squares
+
+    switch (m.type()) {
+    case CASTLING: {
+        const int index = castling_index(us, file_of(to) > file_of(from));
+        const Square kto = castling_king_destination(index);
+        const Square rto = castling_rook_destination(index);
+        occ = (occ ^ square_bb(to)) | square_bb(kto) | square_bb(rto);
+        return rook_attacks(rto, occ) & square_bb(ksq);
+    }
+    case EN_PASSANT: occ ^= square_bb(Square(to - pawn_push(us))); break;
+    case PROMOTION: pt = m.promotion_type(); break;
+    default: break;
+    }
+    occ |= square_bb(to);
+    ours |= square_bb(to);
+
+    // Direct check by the moved piece.
+    if (pt == PAWN) {
+        if (pawn_attacks(us, to) & square_bb(ksq)) return true;
+    } else if (piece_attacks(pt, to, occ) & square_bb(ksq)) {
+        return true;
+    }
+    // Discovered check by a slider that stayed where it was.
+    const Bitboard rq = pieces(us, ROOK, QUEEN) & ~removed & ~square_bb(to);
+    const Bitboard bq = pieces(us, BISHOP, QUEEN) & ~removed & ~square_bb(to);
+    return (rook_attacks(ksq, occ) & rq) || (bishop_attacks(ksq, occ) & bq);
+}
+
+bool Position::is_legal(Move m) const {
+    MoveList list;
+    generate<GenType::ALL>(*this, list);
+    return list.contains(m);
+}
+
+bool Position::is_pseudo_legal(Move m) const { return m.is_ok() && is_legal(m); }
+
+int Position::see_value(PieceType pt) {
+    static constexpr int VALUES[PIECE_TYPE_NB] = {0, 100, 320, 330, 500, 950, 20000};
+    return VALUES[pt];
+}
+
+bool Position::see_ge(Move m, int threshold) const {
+    if (m.type() != NORMAL) return 0 >= threshold;
+    const Square from = m.from(), to = m.to();
+    int swap = see_value(type_of(board_[to])) - threshold;
+    if (swap < 0) return false;
+    swap = see_value(type_of(board_[from])) - swap;
+    if (swap <= 0) return true;
+
+    Bitboard occ = pieces() ^ square_bb(from) ^ square_bb(to);
+    Color stm = side_;
+    Bitboard attackers = attackers_to(to, occ);
+    const Bitboard diagonal = pieces(BISHOP, QUEEN), straight = pieces(ROOK, QUEEN);
+    bool result = true;
+    for (;;) {
+        stm = ~stm;
+        attackers &= occ;
+        const Bitboard mine = attackers & pieces(stm);
+        if (!mine) break;
+        result = !result;
+        // Least valuable attacker.
+        PieceType pt = PAWN;
+        Bitboard b = 0;
+        for (; pt <= KING; pt = PieceType(pt + 1))
+            if ((b = mine & pieces(pt))) break;
+        if (pt == KING) return (attackers & pieces(~stm)) ? !result : result;
+        swap = see_value(pt) - swap;
+        if (swap < int(result)) break;
+        occ ^= square_bb(lsb(b));
+        if (pt == PAWN || pt == BISHOP || pt == QUEEN) attackers |= bishop_attacks(to, occ) & diagonal;
+        if (pt == ROOK || pt == QUEEN) attackers |= rook_attacks(to, occ) & straight;
+    }
+    return result;
+}
+
+bool Position::is_repetition(int ply) const {
+    const int end = std::min(st_.rule50, st_.plies_from_null);
+    const int n = int(history_.size());
+    int seen = 0;
+    for (int i = 4; i <= end && i <= n; i += 2) {
+        if (history_[n - i].key != st_.key) continue;
+        if (i < ply) return true; // repeated inside the search tree
+        if (++seen == 2) return true; // third occurrence in the game
+    }
+    return false;
+}
+
+bool Position::has_insufficient_material() const {
+    if (pieces(PAWN, ROOK) | pieces(QUEEN)) return false;
+    const Bitboard minors = pieces(KNIGHT, BISHOP);
+    if (!more_than_one(minors)) return true;
+    // Only bishops, all on squares of one colour.
+    if (pieces(KNIGHT)) return false;
+    const Bitboard bishops = pieces(BISHOP);
+    return !(bishops & DARK_SQUARES_BB) || !(bishops & ~DARK_SQUARES_BB);
+}
+
+std::string Position::move_to_uci(Move m) const {
+    if (m == Move::none()) return "0000";
+    if (m == Move::null()) return "0000";
+    Square to = m.to();
+    if (m.type() == CASTLING && !chess960_)
+        to = castling_king_destination(castling_index(side_, file_of(to) > file_of(m.from())));
+    std::string s = square_name(m.from()) + square_name(to);
+    if (m.type() == PROMOTION) s += " pnbrqk"[m.promotion_type()];
+    return s;
+}
+
+std::optional<Move> Position::parse_uci_move(std::string_view text) const {
+    if (text.size() != 4 && text.size() != 5) return std::nullopt;
+    MoveList list;
+    generate<GenType::ALL>(*this, list);
+    for (Move m : list) {
+        if (move_to_uci(m) == text) return m;
+        // Castling is also accepted as king-takes-rook outside Chess960 mode, and as the
+        // king's destination in Chess960 when that is unambiguous.
+        if (m.type() == CASTLING) {
+            const std::string alt = square_name(m.from()) + square_name(m.to());
+            const Square kto =
+                castling_king_destination(castling_index(side_, file_of(m.to()) > file_of(m.from())));
+            const std::string std_form = square_name(m.from()) + square_name(kto);
+            if (text == alt) return m;
+            if (text == std_form && kto != m.from()) {
+                bool clash = false;
+                for (Move o : list) clash |= (o != m && move_to_uci(o) == text);
+                if (!clash) return m;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+std::string Position::pretty() const {
+    std::ostringstream out;
+    out << "\n +---+---+---+---+---+---+---+---+\n";
+    for (int r = 7; r >= 0; --r) {
+        for (int f = 0; f < 8; ++f) out << " | " << PIECE_CHARS[board_[make_square(f, r)]];
+        out << " | " << (r + 1) << "\n +---+---+---+---+---+---+---+---+\n";
+    }
+    out << "   a   b   c   d   e   f   g   h\n\n";
+    out << "Fen: " << fen() << "\n";
+    char key[20];
+    std::snprintf(key, sizeof key, "%016llX", static_cast<unsigned long long>(st_.key));
+    out << "Key: " << key << "\n";
+    out << "Checkers:";
+    for (Bitboard b = st_.checkers; b;) out << ' ' << square_name(pop_lsb(b));
+    out << "\n";
+    return out.str();
+}
+
+} // namespace horizon

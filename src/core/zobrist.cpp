@@ -1,0 +1,35 @@
+#include "core/zobrist.hpp"
+
+namespace horizon::zobrist {
+
+Key PSQ[PIECE_NB][SQUARE_NB];
+Key CASTLING[16];
+Key EN_PASSANT_FILE[8];
+Key SIDE;
+Key NO_PAWNS;
+
+void init() {
+    // splitmix64 with a fixed seed: keys are identical on every run and platform.
+    std::uint64_t state = 0x484F52495A4F4E00ULL; // "HORIZON"
+    auto next = [&state] {
+        std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    };
+    for (auto& row : PSQ)
+        for (Key& k : row) k = next();
+    for (Key& k : EN_PASSANT_FILE) k = next();
+    // Castling keys are xors of one key per right, so updating rights is one xor.
+    Key right_keys[4];
+    for (Key& k : right_keys) k = next();
+    for (int cr = 0; cr < 16; ++cr) {
+        CASTLING[cr] = 0;
+        for (int i = 0; i < 4; ++i)
+            if (cr & (1 << i)) CASTLING[cr] ^= right_keys[i];
+    }
+    SIDE = next();
+    NO_PAWNS = next();
+}
+
+} // namespace horizon::zobrist

@@ -1,0 +1,41 @@
+// horizon: with no arguments the UCI loop; otherwise a subcommand.
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "core/attacks.hpp"
+#include "engine/config.hpp"
+#include "tools/perft_tool.hpp"
+#include "uci/uci.hpp"
+
+namespace {
+
+void usage(std::ostream& out) {
+    const auto& id = horizon::engine_identity();
+    out << id.name << " " << id.version << " - a UCI chess engine\n\n"
+        << "Usage:\n"
+        << "  horizon                 run the UCI protocol on stdin/stdout\n"
+        << "  horizon perft ...       count move-tree nodes (horizon perft --help)\n"
+        << "  horizon help            this text\n";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::ios::sync_with_stdio(false);
+    horizon::init_tables();
+    if (argc < 2) {
+        horizon::UciLoop loop(std::cin, std::cout);
+        loop.run();
+        return 0;
+    }
+    const std::string sub = argv[1];
+    if (sub == "perft") return horizon::perft_main(argc - 1, argv + 1);
+    if (sub == "help" || sub == "--help" || sub == "-h") {
+        usage(std::cout);
+        return 0;
+    }
+    std::cerr << "horizon: unknown command '" << sub << "'\n";
+    usage(std::cerr);
+    return 2;
+}
