@@ -1,10 +1,12 @@
 // horizon: with no arguments the UCI loop; otherwise a subcommand.
-#include <cstring>
 #include <iostream>
 #include <string>
 
 #include "core/attacks.hpp"
 #include "engine/config.hpp"
+#include "engine/engine.hpp"
+#include "tools/bench.hpp"
+#include "tools/eval_tool.hpp"
 #include "tools/perft_tool.hpp"
 #include "uci/uci.hpp"
 
@@ -14,9 +16,11 @@ void usage(std::ostream& out) {
     const auto& id = horizon::engine_identity();
     out << id.name << " " << id.version << " - a UCI chess engine\n\n"
         << "Usage:\n"
-        << "  horizon                 run the UCI protocol on stdin/stdout\n"
-        << "  horizon perft ...       count move-tree nodes (horizon perft --help)\n"
-        << "  horizon help            this text\n";
+        << "  horizon                  run the UCI protocol on stdin/stdout\n"
+        << "  horizon perft ...        count move-tree nodes (horizon perft --help)\n"
+        << "  horizon bench [depth]    search the bench positions; prints the node signature\n"
+        << "  horizon eval [FEN]       the static evaluation, term by term\n"
+        << "  horizon help             this text\n";
 }
 
 } // namespace
@@ -25,12 +29,15 @@ int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
     horizon::init_tables();
     if (argc < 2) {
-        horizon::UciLoop loop(std::cin, std::cout);
+        horizon::Engine engine;
+        horizon::UciLoop loop(std::cin, std::cout, engine);
         loop.run();
         return 0;
     }
     const std::string sub = argv[1];
     if (sub == "perft") return horizon::perft_main(argc - 1, argv + 1);
+    if (sub == "bench") return horizon::bench_main(argc - 1, argv + 1);
+    if (sub == "eval") return horizon::eval_main(argc - 1, argv + 1);
     if (sub == "help" || sub == "--help" || sub == "-h") {
         usage(std::cout);
         return 0;

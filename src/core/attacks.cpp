@@ -19,6 +19,8 @@ Bitboard LINE[SQUARE_NB][SQUARE_NB];
 
 namespace {
 
+#include "core/magics.inc"
+
 constexpr std::size_t ROOK_TABLE_SIZE = 0x19000;  // sum over squares of 2^relevant bits
 constexpr std::size_t BISHOP_TABLE_SIZE = 0x1480;
 
@@ -72,7 +74,7 @@ struct Prng {
 
 // Fills one slider's entries and tables; finds a magic for each square.
 void init_slider(SliderEntry* entries, Bitboard* magic_table, [[maybe_unused]] Bitboard* pext_table,
-                 const std::array<std::array<int, 2>, 4>& dirs) {
+                 const std::array<std::array<int, 2>, 4>& dirs, const Bitboard* known_magics) {
     std::vector<Bitboard> occupancies;
     std::vector<Bitboard> references;
     std::vector<int> epoch(4096, 0);
@@ -107,9 +109,10 @@ void init_slider(SliderEntry* entries, Bitboard* magic_table, [[maybe_unused]] B
             subset = (subset - e.mask) & e.mask;
         } while (subset);
 
-        for (;;) {
-            const Bitboard magic = prng.sparse();
-            if (popcount((e.mask * magic) >> 56) < 6) continue;
+        // The stored magic first; a fresh search only if it does not fit.
+        for (bool first = true;; first = false) {
+            const Bitboard magic = first ? known_magics[sq] : prng.sparse();
+            if (!first && popcount((e.mask * magic) >> 56) < 6) continue;
             ++attempt;
             bool ok = true;
             for (std::size_t i = 0; i < occupancies.size() && ok; ++i) {
@@ -138,11 +141,11 @@ Bitboard slow_bishop_attacks(Square s, Bitboard occ) { return ray_attacks(s, occ
 
 void init() {
 #if HORIZON_HAS_BMI2
-    init_slider(ROOK_ENTRIES, rook_magic_table, rook_pext_table, ROOK_DIRS);
-    init_slider(BISHOP_ENTRIES, bishop_magic_table, bishop_pext_table, BISHOP_DIRS);
+    init_slider(ROOK_ENTRIES, rook_magic_table, rook_pext_table, ROOK_DIRS, ROOK_MAGICS);
+    init_slider(BISHOP_ENTRIES, bishop_magic_table, bishop_pext_table, BISHOP_DIRS, BISHOP_MAGICS);
 #else
-    init_slider(ROOK_ENTRIES, rook_magic_table, nullptr, ROOK_DIRS);
-    init_slider(BISHOP_ENTRIES, bishop_magic_table, nullptr, BISHOP_DIRS);
+    init_slider(ROOK_ENTRIES, rook_magic_table, nullptr, ROOK_DIRS, ROOK_MAGICS);
+    init_slider(BISHOP_ENTRIES, bishop_magic_table, nullptr, BISHOP_DIRS, BISHOP_MAGICS);
 #endif
     const std::vector<std::array<int, 2>> knight_steps{{1, 2}, {2, 1}, {2, -1}, {1, -2},
                                                        {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};

@@ -1,135 +1,360 @@
 #include "uci/uci.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <istream>
-#include <ostream>
+#include <set>
 #include <sstream>
-#include <vector>
 
 #include "engine/config.hpp"
+#include "eval/evaluate.hpp"
+#include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
+#include "tools/bench.hpp"
 
 namespace horizon {
 
 namespace {
 
-std::vector<std::string> tokens(const std::string& s) {
-    std::istringstream ss(s);
+constexpr std::size_t MAX_ECHO = 48; // longest piece of bad input echoed back
+
+std::string clip(const std::string& s) {
+    std::string out;
+    for (char c : s.substr(0, MAX_ECHO))
+        out += (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126) ? '?' : c;
+    return s.size() > MAX_ECHO ? out + "..." : out;
+}
+
+std::vector<std::string> split(const std::string& line) {
     std::vector<std::string> out;
-    for (std::string t; ss >> t;) out.push_back(t);
+    std::string cur;
+    for (char c : line) {
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f') {
+            if (!cur.empty()) out.push_back(std::move(cur));
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) out.push_back(std::move(cur));
     return out;
 }
 
+std::string join(const std::vector<std::string>& v, std::size_t from, std::size_t to) {
+    std::string out;
+    for (std::size_t i = from; i < to && i < v.size(); ++i) out += (out.empty() ? "" : " ") + v[i];
+    return out;
+}
+
+std::optional<long long> parse_int(const std::string& s) {
+    long long v = 0;
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+const std::set<std::string> GO_KEYWORDS = {"searchmoves", "ponder", "wtime", "btime", "winc",
+                                           "binc", "movestogo", "depth", "nodes", "mate",
+                                           "movetime", "infinite", "perft"};
+
 } // namespace
 
-UciLoop::UciLoop(std::istream& in, std::ostream& out) : in_(in), out_(out) {}
+UciLoop::UciLoop(std::istream& in, std::ostream& out, Engine& engine)
+    : in_(in), out_(out), engine_(engine) {
+    register_options();
+}
 
-void UciLoop::send(const std::string& line) { out_ << line << '\n' << std::flush; }
+void UciLoop::info_string(const std::string& text) { out_.line("info string " + text); }
+
+void UciLoop::register_options() {
+    using T = UciOption::Type;
+    options_.add({"Hash", T::SPIN, std::to_string(Engine::DEFAULT_HASH_MIB), 1, Engine::MAX_HASH_MIB,
+                  "", [this](const std::string& v) -> std::optional<std::string> {
+                      if (!engine_.set_hash(std::stoull(v))) return "not enough memory";
+                      return std::nullopt;
+                  }});
+    options_.add({"Clear Hash", T::BUTTON, "", 0, 0, "",
+                  [this](const std::string&) -> std::optional<std::string> {
+                      engine_.wait();
+                      engine_.clear_hash();
+                      return std::nullopt;
+                  }});
+    options_.add({"Threads", T::SPIN, "1", 1, 256, "",
+                  [this](const std::string& v) -> std::optional<std::string> {
+                      engine_.set_threads(std::stoi(v));
+                      return std::nullopt;
+                  }});
+    options_.add({"MultiPV", T::SPIN, "1", 1, 256, "",
+                  [this](const std::string& v) -> std::optional<std::string> {
+                      engine_.set_multipv(std::stoi(v));
+                      return std::nullopt;
+                  }});
+    options_.add({"Ponder", T::CHECK, "false", 0, 0, "", nullptr});
+    options_.add({"Move Overhead", T::SPIN, std::to_string(Engine::DEFAULT_MOVE_OVERHEAD), 0, 5000,
+                  "", [this](const std::string& v) -> std::optional<std::string> {
+                      engine_.set_move_overhead(std::stoi(v));
+                      return std::nullopt;
+                  }});
+    options_.add({"UCI_Chess960", T::CHECK, "false", 0, 0, "",
+                  [this](const std::string& v) -> std::optional<std::string> {
+                      engine_.set_chess960(v == "true");
+                      return std::nullopt;
+                  }});
+    options_.add({"UCI_AnalyseMode", T::CHECK, "false", 0, 0, "", nullptr});
+}
 
 void UciLoop::run() {
     for (std::string line; std::getline(in_, line);)
-        if (!handle(line)) return;
+        if (!handle(line)) break;
+    engine_.stop();
+    engine_.wait();
 }
 
-bool UciLoop::handle(const std::string& raw) {
-    std::string line = raw;
-    for (char& c : line)
-        if (c == '\t' || c == '\r') c = ' ';
-    std::istringstream ss(line);
-    std::string cmd;
-    ss >> cmd;
-    std::string rest;
-    std::getline(ss, rest);
-    if (cmd.empty()) return true;
-    if (cmd == "quit") return false;
-    if (cmd == "uci") {
-        send("id name " + engine_identity().name + " " + engine_identity().version);
-        send("id author " + engine_identity().author);
-        send("option name UCI_Chess960 type check default false");
-        send("uciok");
-    } else if (cmd == "isready") {
-        send("readyok");
-    } else if (cmd == "position") {
-        cmd_position(rest);
-    } else if (cmd == "go") {
-        cmd_go(rest);
-    } else if (cmd == "d") {
-        std::istringstream board(pos_.pretty());
-        for (std::string l; std::getline(board, l);) send(l);
+bool UciLoop::handle(const std::string& line) {
+    const auto t = split(line);
+    if (t.empty()) return true;
+    const std::string& cmd = t[0];
+    const std::vector<std::string> args(t.begin() + 1, t.end());
+
+    if (cmd == "quit") {
+        engine_.stop();
+        return false;
+    }
+    if (cmd == "isready") {
+        out_.line("readyok");
+    } else if (cmd == "uci") {
+        cmd_uci();
+    } else if (cmd == "debug") {
+        if (args.size() == 1 && (args[0] == "on" || args[0] == "off")) debug_ = args[0] == "on";
+        else info_string("debug takes 'on' or 'off'");
+    } else if (cmd == "stop") {
+        engine_.stop();
+    } else if (cmd == "ponderhit") {
+        engine_.ponderhit();
     } else if (cmd == "setoption") {
-        const auto t = tokens(rest);
-        if (t.size() == 4 && t[0] == "name" && t[1] == "UCI_Chess960" && t[2] == "value")
-            chess960_ = t[3] == "true", pos_.set_chess960(chess960_);
-    } else if (cmd == "ucinewgame" || cmd == "stop") {
+        cmd_setoption(args);
+    } else if (cmd == "ucinewgame") {
+        engine_.stop();
+        engine_.new_game();
+    } else if (cmd == "position") {
+        cmd_position(args);
+    } else if (cmd == "go") {
+        cmd_go(args);
+    } else if (cmd == "d") {
+        std::istringstream board(engine_.position().pretty());
+        for (std::string l; std::getline(board, l);) out_.line(l);
+    } else if (cmd == "eval") {
+        std::istringstream trace(format_trace(engine_.position()));
+        for (std::string l; std::getline(trace, l);) out_.line(l);
+    } else if (cmd == "bench") {
+        cmd_bench(args);
     } else {
-        send("info string unknown command '" + cmd.substr(0, 64) + "'");
+        info_string("unknown command '" + clip(cmd) + "'");
     }
     return true;
 }
 
-void UciLoop::cmd_position(const std::string& args) {
-    const auto t = tokens(args);
-    std::size_t i = 0;
-    std::string fen;
-    if (i < t.size() && t[i] == "startpos") {
-        fen = std::string(Position::START_FEN);
-        ++i;
-    } else if (i < t.size() && t[i] == "fen") {
-        for (++i; i < t.size() && t[i] != "moves"; ++i) fen += (fen.empty() ? "" : " ") + t[i];
-    } else {
-        send("info string position needs 'startpos' or 'fen <FEN>'");
-        return;
-    }
-    Position next;
-    if (auto err = next.set_fen(fen, chess960_)) {
-        send("info string bad FEN: " + err->message);
-        return;
-    }
-    if (i < t.size() && t[i] == "moves") {
-        for (++i; i < t.size(); ++i) {
-            auto m = next.parse_uci_move(t[i]);
-            if (!m) {
-                send("info string illegal or malformed move '" + t[i].substr(0, 16) +
-                     "'; position unchanged");
-                return;
-            }
-            next.make_move(*m);
-        }
-    } else if (i < t.size()) {
-        send("info string unexpected '" + t[i].substr(0, 16) + "' in position; position unchanged");
-        return;
-    }
-    pos_ = std::move(next);
+void UciLoop::cmd_uci() {
+    const auto& id = engine_identity();
+    out_.line("id name " + id.name + " " + id.version);
+    out_.line("id author " + id.author);
+    for (const auto& l : options_.declarations()) out_.line(l);
+    out_.line("uciok");
 }
 
-void UciLoop::cmd_go(const std::string& args) {
-    const auto t = tokens(args);
-    if (t.size() == 2 && t[0] == "perft") {
-        int depth = 0;
-        try {
-            depth = std::stoi(t[1]);
-        } catch (...) {
-            depth = 0;
-        }
-        if (depth < 1 || depth > 20) {
-            send("info string go perft needs a depth from 1 to 20");
-            return;
-        }
-        const auto start = std::chrono::steady_clock::now();
-        std::uint64_t total = 0;
-        for (const auto& [m, n] : perft_divide(pos_, depth)) {
-            send(pos_.move_to_uci(m) + ": " + std::to_string(n));
-            total += n;
-        }
-        const double secs =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        send("");
-        send("Nodes searched: " + std::to_string(total));
-        send("info string perft time " + std::to_string(std::int64_t(secs * 1000)) + " ms, " +
-             std::to_string(std::uint64_t(double(total) / std::max(secs, 1e-9))) + " nps");
+void UciLoop::cmd_setoption(const std::vector<std::string>& args) {
+    // setoption name <name with spaces> [value <value with spaces>]
+    if (args.empty() || args[0] != "name") {
+        info_string("setoption needs 'name <option> [value <value>]'");
         return;
     }
-    send("info string only 'go perft N' is supported so far");
+    const auto value_at = std::find(args.begin(), args.end(), "value");
+    const std::size_t vi = std::size_t(value_at - args.begin());
+    const std::string name = join(args, 1, vi);
+    if (name.empty()) {
+        info_string("setoption: missing option name");
+        return;
+    }
+    std::optional<std::string> value;
+    if (value_at != args.end()) value = join(args, vi + 1, args.size());
+    if (engine_.searching() && (name == "Hash" || name == "hash")) engine_.wait();
+    if (auto msg = options_.set(name, value)) info_string(*msg);
+    else if (debug_) info_string("set " + name + (value ? " to " + *value : ""));
+}
+
+void UciLoop::cmd_position(const std::vector<std::string>& args) {
+    if (args.empty()) {
+        info_string("position needs 'startpos' or 'fen <FEN>', optionally followed by 'moves ...'");
+        return;
+    }
+    const auto moves_at = std::find(args.begin(), args.end(), "moves");
+    const std::size_t mi = std::size_t(moves_at - args.begin());
+    std::string fen;
+    if (args[0] == "startpos") {
+        if (mi != 1) {
+            info_string("unexpected '" + clip(args[1]) + "' after startpos; position unchanged");
+            return;
+        }
+        fen = std::string(Position::START_FEN);
+    } else if (args[0] == "fen") {
+        fen = join(args, 1, mi);
+    } else {
+        info_string("position needs 'startpos' or 'fen <FEN>', not '" + clip(args[0]) +
+                    "'; position unchanged");
+        return;
+    }
+    const std::vector<std::string> moves(mi < args.size() ? args.begin() + long(mi) + 1 : args.end(),
+                                         args.end());
+    if (engine_.searching()) {
+        engine_.stop();
+        engine_.wait();
+    }
+    if (auto err = engine_.set_position(fen, moves))
+        info_string(clip(*err) == *err ? *err + "; position unchanged"
+                                       : err->substr(0, 200) + "...; position unchanged");
+}
+
+void UciLoop::cmd_go(const std::vector<std::string>& args) {
+    SearchLimits limits;
+    std::vector<Move> searchmoves;
+    const Position& pos = engine_.position();
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& key = args[i];
+        if (key == "infinite") {
+            limits.infinite = true;
+            continue;
+        }
+        if (key == "ponder") {
+            limits.ponder = true;
+            continue;
+        }
+        if (key == "searchmoves") {
+            while (i + 1 < args.size() && !GO_KEYWORDS.count(args[i + 1])) {
+                ++i;
+                if (auto m = pos.parse_uci_move(args[i])) searchmoves.push_back(*m);
+                else info_string("searchmoves: '" + clip(args[i]) + "' is not a legal move; ignored");
+            }
+            continue;
+        }
+        if (!GO_KEYWORDS.count(key)) {
+            info_string("go: unknown parameter '" + clip(key) + "' ignored");
+            continue;
+        }
+        // Every other keyword takes a number.
+        std::optional<long long> v;
+        if (i + 1 < args.size() && !GO_KEYWORDS.count(args[i + 1])) v = parse_int(args[++i]);
+        if (!v) {
+            info_string("go: " + key + " needs a number" +
+                        (i < args.size() && args[i] != key ? ", not '" + clip(args[i]) + "'" : "") +
+                        "; ignored");
+            continue;
+        }
+        const long long n = *v;
+        if (key == "wtime") limits.time[WHITE] = n;
+        else if (key == "btime") limits.time[BLACK] = n;
+        else if (key == "winc" || key == "binc") {
+            if (n < 0) info_string("go: negative " + key + " treated as 0");
+            limits.inc[key == "winc" ? WHITE : BLACK] = std::max(0LL, n);
+        } else if (key == "movestogo") {
+            if (n <= 0) info_string("go: movestogo must be positive; ignored");
+            else limits.movestogo = int(std::min(n, 1000LL));
+        } else if (key == "depth" || key == "mate" || key == "perft") {
+            if (n <= 0) info_string("go: " + key + " must be at least 1; using 1");
+            const int d = int(std::clamp(n, 1LL, key == "perft" ? 20LL : 200LL));
+            (key == "depth" ? limits.depth : key == "mate" ? limits.mate : limits.perft) = d;
+        } else if (key == "nodes") {
+            if (n <= 0) info_string("go: nodes must be at least 1; using 1");
+            limits.nodes = std::uint64_t(std::max(1LL, n));
+        } else if (key == "movetime") {
+            if (n <= 0) info_string("go: movetime must be at least 1; using 1");
+            limits.movetime = std::max(1LL, n);
+        }
+    }
+    for (Color c : {WHITE, BLACK})
+        if (limits.time[c] && *limits.time[c] <= 0)
+            info_string(std::string(c == WHITE ? "wtime" : "btime") + " is " +
+                        std::to_string(*limits.time[c]) + "; moving at once");
+
+    if (limits.perft) {
+        cmd_perft({std::to_string(limits.perft)});
+        return;
+    }
+    engine_.stop();
+    engine_.wait();
+    const Position root = engine_.position();
+    SearchCallbacks cb;
+    cb.on_report = [this, root](const SearchReport& r) { out_.line(format_info(r, root)); };
+    cb.on_bestmove = [this, root](Move best, Move ponder) {
+        std::string line = "bestmove " + root.move_to_uci(best);
+        if (best && ponder) {
+            Position after = root;
+            after.make_move(best);
+            line += " ponder " + after.move_to_uci(ponder);
+        }
+        out_.line(line);
+    };
+    engine_.go(limits, searchmoves, std::move(cb));
+}
+
+std::string UciLoop::format_info(const SearchReport& r, const Position& root) {
+    std::string s = "info depth " + std::to_string(r.depth);
+    if (r.depth > 0) s += " seldepth " + std::to_string(r.seldepth);
+    s += " multipv " + std::to_string(r.multipv) + " score " + uci_score(r.score);
+    if (r.bound == BOUND_LOWER) s += " lowerbound";
+    if (r.bound == BOUND_UPPER) s += " upperbound";
+    const std::int64_t ms = std::max<std::int64_t>(r.time_ms, 0);
+    s += " nodes " + std::to_string(r.nodes);
+    s += " nps " + std::to_string(ms > 0 ? r.nodes * 1000 / std::uint64_t(ms) : r.nodes);
+    s += " hashfull " + std::to_string(r.hashfull);
+    s += " time " + std::to_string(ms);
+    if (!r.pv.empty()) {
+        s += " pv";
+        Position p = root;
+        for (Move m : r.pv) {
+            s += " " + p.move_to_uci(m);
+            p.make_move(m);
+        }
+    }
+    return s;
+}
+
+void UciLoop::cmd_perft(const std::vector<std::string>& args) {
+    engine_.stop();
+    engine_.wait();
+    const int depth = std::stoi(args.at(0));
+    Position pos = engine_.position();
+    const auto start = std::chrono::steady_clock::now();
+    std::uint64_t total = 0;
+    for (const auto& [m, n] : perft_divide(pos, depth)) {
+        out_.line(pos.move_to_uci(m) + ": " + std::to_string(n));
+        total += n;
+    }
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out_.line("");
+    out_.line("Nodes searched: " + std::to_string(total));
+    info_string("perft " + std::to_string(depth) + ": " + std::to_string(std::int64_t(secs * 1000)) +
+                " ms, " + std::to_string(std::uint64_t(double(total) / std::max(secs, 1e-9))) +
+                " nps");
+}
+
+void UciLoop::cmd_bench(const std::vector<std::string>& args) {
+    int depth = BENCH_DEFAULT_DEPTH;
+    if (!args.empty()) {
+        const auto v = parse_int(args[0]);
+        if (!v || *v < 1 || *v > 64) {
+            info_string("bench takes a depth from 1 to 64; using " + std::to_string(depth));
+        } else {
+            depth = int(*v);
+        }
+    }
+    engine_.stop();
+    engine_.wait();
+    std::ostringstream report;
+    run_bench(depth, report);
+    std::istringstream lines(report.str());
+    for (std::string l; std::getline(lines, l);) out_.line(l);
 }
 
 } // namespace horizon

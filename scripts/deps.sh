@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Horizon builds with, when any is missing.
+# Runs apt-get as root, or through sudo when not root.
+set -euo pipefail
+packages=(g++ make cmake catch2 libcxxopts-dev nlohmann-json3-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+as_root=()
+[ "$(id -u)" -eq 0 ] || as_root=(sudo)
+echo "Installing: ${missing[*]}"
+"${as_root[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,137 @@
+#include "engine/engine.hpp"
+
+#include <new>
+
+#include "movegen/movegen.hpp"
+
+namespace horizon {
+
+Engine::Engine() : searcher_(std::make_unique<Searcher>(tt_, signals_)) {}
+
+Engine::~Engine() {
+    stop();
+    wait();
+}
+
+std::optional<std::string> Engine::set_position(const std::string& fen,
+                                                const std::vector<std::string>& moves) {
+    Position next;
+    if (auto err = next.set_fen(fen, chess960_)) return "bad FEN: " + err->message;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        auto m = next.parse_uci_move(moves[i]);
+        if (!m)
+            return "move " + std::to_string(i + 1) + " '" + moves[i].substr(0, 16) +
+                   "' is illegal or malformed in " + next.fen();
+        next.make_move(*m);
+    }
+    pos_ = std::move(next);
+    return std::nullopt;
+}
+
+void Engine::new_game() {
+    wait();
+    tt_.clear();
+    searcher_->clear();
+}
+
+bool Engine::set_hash(std::size_t mib) {
+    wait();
+    try {
+        tt_.resize(mib);
+        return true;
+    } catch (const std::bad_alloc&) {
+        tt_.resize(tt_.size_mib());
+        return false;
+    }
+}
+
+void Engine::set_chess960(bool on) {
+    chess960_ = on;
+    pos_.set_chess960(on || pos_.is_chess960());
+}
+
+void Engine::go(const SearchLimits& limits, const std::vector<Move>& searchmoves,
+                SearchCallbacks callbacks) {
+    stop();
+    wait();
+    {
+        std::lock_guard lock(mutex_);
+        searching_ = true;
+        signals_.stop = false;
+        signals_.pondering = limits.ponder;
+    }
+    time_.start(limits, pos_.side_to_move(), move_overhead_, pos_.game_ply());
+    thread_ = std::thread(&Engine::search_thread, this, limits, searchmoves, std::move(callbacks));
+}
+
+void Engine::search_thread(SearchLimits limits, std::vector<Move> searchmoves,
+                           SearchCallbacks cb) {
+    SearchReport last;
+    auto report = [&](const SearchReport& r) {
+        last = r;
+        if (cb.on_report) cb.on_report(r);
+    };
+    const SearchResult result = searcher_->run(pos_, limits, time_, searchmoves, report);
+
+    // In infinite and ponder searches the bestmove waits for stop (or ponderhit).
+    {
+        std::unique_lock lock(mutex_);
+        cv_.wait(lock, [&] {
+            return signals_.stop.load() || (!limits.infinite && !signals_.pondering.load());
+        });
+    }
+    if (result.best) {
+        // The last info line always carries the move played first in its PV.
+        last.nodes = result.nodes;
+        last.time_ms = time_.elapsed_ms();
+        last.hashfull = tt_.hashfull();
+        if (last.pv.empty() || last.pv[0] != result.best) last.pv = {result.best};
+        if (cb.on_report) cb.on_report(last);
+    } else {
+        // No legal move: mated or stalemate.
+        SearchReport r;
+        r.score = pos_.in_check() ? -SCORE_MATE : SCORE_DRAW;
+        if (cb.on_report) cb.on_report(r);
+    }
+    if (cb.on_bestmove) cb.on_bestmove(result.best, result.ponder);
+    std::lock_guard lock(mutex_);
+    searching_ = false;
+    cv_.notify_all();
+}
+
+void Engine::stop() {
+    std::lock_guard lock(mutex_);
+    if (!searching_) return;
+    signals_.stop = true;
+    signals_.pondering = false;
+    cv_.notify_all();
+}
+
+void Engine::ponderhit() {
+    std::lock_guard lock(mutex_);
+    if (!searching_ || !signals_.pondering) return;
+    time_.restart();
+    signals_.pondering = false;
+    cv_.notify_all();
+}
+
+void Engine::wait() {
+    if (thread_.joinable()) thread_.join();
+}
+
+bool Engine::searching() const {
+    std::lock_guard lock(mutex_);
+    return searching_;
+}
+
+SearchResult Engine::search_sync(const SearchLimits& limits,
+                                 const std::function<void(const SearchReport&)>& report) {
+    stop();
+    wait();
+    signals_.stop = false;
+    signals_.pondering = false;
+    time_.start(limits, pos_.side_to_move(), move_overhead_, pos_.game_ply());
+    return searcher_->run(pos_, limits, time_, {}, report);
+}
+
+} // namespace horizon

@@ -1,0 +1,84 @@
+// The engine facade: position, options, transposition table and the search thread.
+// It reports through callbacks and never prints.
+#pragma once
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/position.hpp"
+#include "search/search.hpp"
+#include "search/timeman.hpp"
+#include "search/tt.hpp"
+
+namespace horizon {
+
+struct SearchCallbacks {
+    std::function<void(const SearchReport&)> on_report;
+    std::function<void(Move best, Move ponder)> on_bestmove;
+};
+
+class Engine {
+public:
+    static constexpr int DEFAULT_HASH_MIB = 16;
+    static constexpr int MAX_HASH_MIB = 65536;
+    static constexpr int DEFAULT_MOVE_OVERHEAD = 30;
+
+    Engine();
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    // Position: set whole or not at all. Returns an error message on failure.
+    std::optional<std::string> set_position(const std::string& fen,
+                                            const std::vector<std::string>& moves);
+    const Position& position() const { return pos_; }
+
+    void new_game();
+    // Returns false (and keeps the old table) if the memory cannot be had.
+    bool set_hash(std::size_t mib);
+    void clear_hash() { tt_.clear(); }
+    std::size_t hash_mib() const { return tt_.size_mib(); }
+    void set_threads(int n) { threads_ = n; }
+    void set_multipv(int n) { multipv_ = n; }
+    void set_move_overhead(int ms) { move_overhead_ = ms; }
+    int move_overhead() const { return move_overhead_; }
+    void set_chess960(bool on);
+    bool chess960() const { return chess960_; }
+
+    // Starts a search on its own thread; returns at once. Exactly one on_bestmove follows.
+    void go(const SearchLimits& limits, const std::vector<Move>& searchmoves,
+            SearchCallbacks callbacks);
+    void stop();      // ignored when idle
+    void ponderhit(); // ignored when idle or not pondering
+    void wait();      // until the current search (if any) has sent its bestmove
+    bool searching() const;
+
+    // Runs a search to completion on the calling thread (bench, analysis tools).
+    SearchResult search_sync(const SearchLimits& limits,
+                             const std::function<void(const SearchReport&)>& report);
+
+private:
+    void search_thread(SearchLimits limits, std::vector<Move> searchmoves, SearchCallbacks cb);
+
+    Position pos_;
+    TranspositionTable tt_{DEFAULT_HASH_MIB};
+    SearchSignals signals_;
+    std::unique_ptr<Searcher> searcher_;
+    TimeManager time_;
+    std::thread thread_;
+    mutable std::mutex mutex_;
+    std::condition_variable cv_;
+    bool searching_ = false;
+    bool chess960_ = false;
+    int threads_ = 1;
+    int multipv_ = 1;
+    int move_overhead_ = DEFAULT_MOVE_OVERHEAD;
+};
+
+} // namespace horizon

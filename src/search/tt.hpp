@@ -1,0 +1,82 @@
+// Transposition table: buckets of three entries, depth-and-age replacement, mate scores
+// stored relative to the node.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "core/types.hpp"
+
+namespace horizon {
+
+enum Bound : std::uint8_t { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
+
+struct TTEntry {
+    std::uint16_t key16 = 0;
+    std::uint16_t move = 0;
+    std::int16_t score = 0;
+    std::int16_t eval = 0;
+    std::uint8_t depth = 0;   // depth + 1; 0 = empty
+    std::uint8_t gen_bound = 0; // generation (6 bits) << 2 | bound
+
+    Bound bound() const { return Bound(gen_bound & 3); }
+};
+
+struct TTData {
+    Move move;
+    Score score = SCORE_NONE;
+    Score eval = SCORE_NONE;
+    Depth depth = 0;
+    Bound bound = BOUND_NONE;
+};
+
+class TranspositionTable {
+public:
+    explicit TranspositionTable(std::size_t mib = 16) { resize(mib); }
+    // Reallocates to `mib` MiB (at least one bucket) and clears.
+    void resize(std::size_t mib);
+    void clear();
+    void new_search() { generation_ = std::uint8_t((generation_ + 1) & 63); }
+
+    // Looks the key up; the score comes back adjusted for `ply`.
+    bool probe(Key key, int ply, TTData& out) const;
+    void store(Key key, int ply, Move move, Score score, Score eval, Depth depth, Bound bound);
+    void prefetch(Key key) const { __builtin_prefetch(&buckets_[index(key)]); }
+
+    // Permille of the first 1000 buckets' entries written in this search.
+    int hashfull() const;
+    std::size_t size_mib() const { return mib_; }
+
+private:
+    static constexpr int BUCKET_SIZE = 3;
+    struct alignas(32) Bucket {
+        TTEntry entries[BUCKET_SIZE];
+        std::uint8_t padding[32 - BUCKET_SIZE * sizeof(TTEntry)];
+    };
+    static_assert(sizeof(Bucket) == 32);
+
+    std::size_t index(Key key) const {
+        return std::size_t((static_cast<unsigned __int128>(key) * count_) >> 64);
+    }
+
+    std::unique_ptr<Bucket[]> buckets_;
+    std::size_t count_ = 0;
+    std::size_t mib_ = 0;
+    std::uint8_t generation_ = 0;
+};
+
+// Mate scores are stored as distance from the node, not from the root.
+inline Score score_to_tt(Score s, int ply) {
+    if (s >= SCORE_MATE_IN_MAX_PLY) return s + ply;
+    if (s <= -SCORE_MATE_IN_MAX_PLY) return s - ply;
+    return s;
+}
+inline Score score_from_tt(Score s, int ply) {
+    if (s == SCORE_NONE) return s;
+    if (s >= SCORE_MATE_IN_MAX_PLY) return s - ply;
+    if (s <= -SCORE_MATE_IN_MAX_PLY) return s + ply;
+    return s;
+}
+
+} // namespace horizon

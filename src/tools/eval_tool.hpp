@@ -1,0 +1,8 @@
+// `horizon eval [FEN]`: the static evaluation, term by term.
+#pragma once
+
+namespace horizon {
+
+int eval_main(int argc, const char* const* argv);
+
+} // namespace horizon
