@@ -8,6 +8,7 @@
 #include "tools/bench.hpp"
 #include "tools/eval_tool.hpp"
 #include "tools/perft_tool.hpp"
+#include "tools/uci_bench.hpp"
 #include "uci/uci.hpp"
 
 namespace {
@@ -20,6 +21,7 @@ void usage(std::ostream& out) {
         << "  horizon perft ...        count move-tree nodes (horizon perft --help)\n"
         << "  horizon bench [depth]    search the bench positions; prints the node signature\n"
         << "  horizon eval [FEN]       the static evaluation, term by term\n"
+        << "  horizon uci-bench        protocol latency, movetime accuracy, memory (as a GUI sees it)\n"
         << "  horizon help             this text\n";
 }
 
@@ -38,6 +40,7 @@ int main(int argc, char** argv) {
     if (sub == "perft") return horizon::perft_main(argc - 1, argv + 1);
     if (sub == "bench") return horizon::bench_main(argc - 1, argv + 1);
     if (sub == "eval") return horizon::eval_main(argc - 1, argv + 1);
+    if (sub == "uci-bench") return horizon::uci_bench_main(argc - 1, argv + 1);
     if (sub == "help" || sub == "--help" || sub == "-h") {
         usage(std::cout);
         return 0;

@@ -29,12 +29,14 @@ std::optional<std::string> Engine::set_position(const std::string& fen,
 }
 
 void Engine::new_game() {
+    stop();
     wait();
     tt_.clear();
     searcher_->clear();
 }
 
 bool Engine::set_hash(std::size_t mib) {
+    stop();
     wait();
     try {
         tt_.resize(mib);

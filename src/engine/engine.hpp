@@ -26,7 +26,7 @@ struct SearchCallbacks {
 class Engine {
 public:
     static constexpr int DEFAULT_HASH_MIB = 16;
-    static constexpr int MAX_HASH_MIB = 65536;
+    static constexpr int MAX_HASH_MIB = 16384;
     static constexpr int DEFAULT_MOVE_OVERHEAD = 30;
 
     Engine();

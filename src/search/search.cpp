@@ -352,7 +352,7 @@ SearchResult Searcher::run(const Position& root, const SearchLimits& limits, Tim
         if (limits.mate > 0 && score >= mate_in(2 * limits.mate - 1)) break;
         // A proven mate well inside the horizon: deeper iterations cannot change it.
         if (is_mate_score(score) && depth > SCORE_MATE - std::abs(score) + 8) break;
-        if (time.has_limit() && !signals_.pondering.load() &&
+        if (time.has_limit() && !time.fixed() && !signals_.pondering.load() &&
             time.elapsed_ms() >= time.soft_ms() * 6 / 10)
             break;
         if (signals_.stop.load()) break;

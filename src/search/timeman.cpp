@@ -6,12 +6,12 @@ namespace horizon {
 
 void TimeManager::start(const SearchLimits& limits, Color us, int overhead_ms, int game_ply) {
     restart();
-    limited_ = false;
+    limited_ = fixed_ = false;
     soft_ = hard_ = 0;
     if (limits.infinite) return;
 
     if (limits.movetime > 0) {
-        limited_ = true;
+        limited_ = fixed_ = true;
         hard_ = soft_ = std::max<std::int64_t>(1, limits.movetime - overhead_ms);
         return;
     }

@@ -40,6 +40,8 @@ public:
         return std::chrono::duration_cast<std::chrono::milliseconds>(since).count();
     }
     bool has_limit() const { return limited_; }
+    // Fixed time per move (movetime): use it all, no early stop between iterations.
+    bool fixed() const { return fixed_; }
     std::int64_t soft_ms() const { return soft_; }
     std::int64_t hard_ms() const { return hard_; }
 
@@ -47,6 +49,7 @@ private:
     // Read by the search thread while the UCI thread may restart it (ponderhit).
     std::atomic<Clock::rep> start_{Clock::now().time_since_epoch().count()};
     bool limited_ = false;
+    bool fixed_ = false;
     std::int64_t soft_ = 0;
     std::int64_t hard_ = 0;
 };

@@ -178,7 +178,12 @@ void UciLoop::cmd_setoption(const std::vector<std::string>& args) {
     }
     std::optional<std::string> value;
     if (value_at != args.end()) value = join(args, vi + 1, args.size());
-    if (engine_.searching() && (name == "Hash" || name == "hash")) engine_.wait();
+    // Options change between searches: a running search is stopped first (it still sends
+    // its bestmove), so resizing the table can never wait on an infinite search.
+    if (engine_.searching()) {
+        engine_.stop();
+        engine_.wait();
+    }
     if (auto msg = options_.set(name, value)) info_string(*msg);
     else if (debug_) info_string("set " + name + (value ? " to " + *value : ""));
 }

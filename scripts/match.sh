@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Plays a fastchess match of Horizon against a Debian engine and summarises what went wrong.
+#
+#   scripts/match.sh [-e HORIZON_BIN] [-o OPPONENT] [-n GAMES] [-t TC] [-d OUT_DIR] [-c CONC]
+#
+# OPPONENT: sf<ELO> (Stockfish with UCI_LimitStrength, e.g. sf1350), stockfish, glaurung,
+#           toga2, gnuchess, ethereal, or horizon:<path> (another Horizon build, for SPRT-less A/B).
+# fastchess is looked up as $FASTCHESS, then on PATH, then /opt/fastchess/fastchess; it is built
+# outside this repository (see README, "Playing matches").
+# Prints the fastchess result and counts of illegal moves, time forfeits, disconnects/stalls
+# and fastchess warnings about either engine; exits 1 if Horizon had any of those.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin="$root/build/release/horizon"
+opponent=sf1350
+games=20
+tc=5+0.05
+conc=2
+out=""
+extra=()
+while getopts "e:o:n:t:d:c:x:" opt; do
+  case $opt in
+    e) bin=$OPTARG ;; o) opponent=$OPTARG ;; n) games=$OPTARG ;; t) tc=$OPTARG ;;
+    d) out=$OPTARG ;; c) conc=$OPTARG ;; x) extra+=($OPTARG) ;;
+    *) sed -n '2,12p' "$0"; exit 2 ;;
+  esac
+done
+fastchess=${FASTCHESS:-$(command -v fastchess || echo /opt/fastchess/fastchess)}
+[ -x "$fastchess" ] || { echo "fastchess not found (set FASTCHESS)" >&2; exit 2; }
+[ -x "$bin" ] || { echo "Horizon binary $bin not found; build it first" >&2; exit 2; }
+out=${out:-$(mktemp -d /tmp/horizon-match.XXXXXX)}
+mkdir -p "$out"
+# Copy the binary so a rebuild during the match cannot touch it.
+cp "$bin" "$out/horizon"
+openings="$root/../shared/openings/random8-balanced.epd"
+
+case $opponent in
+  sf[0-9]*) opp=(cmd=/usr/games/stockfish name="Stockfish-${opponent#sf}" option.UCI_LimitStrength=true
+                 option.UCI_Elo="${opponent#sf}" option.Threads=1 option.Hash=16) ;;
+  stockfish) opp=(cmd=/usr/games/stockfish name=Stockfish option.Threads=1 option.Hash=16) ;;
+  glaurung) opp=(cmd=/usr/games/glaurung name=Glaurung) ;;
+  toga2) opp=(cmd=/usr/games/toga2 name=Toga2) ;;
+  gnuchess) opp=(cmd=/usr/games/gnuchess args=--uci name=GNUChess option.OwnBook=false) ;;
+  ethereal) opp=(cmd=/usr/games/ethereal-chess name=Ethereal option.Threads=1) ;;
+  horizon:*) cp "${opponent#horizon:}" "$out/horizon-base"; opp=(cmd="$out/horizon-base" name=Horizon-base) ;;
+  *) echo "unknown opponent $opponent" >&2; exit 2 ;;
+esac
+
+rounds=$(( (games + 1) / 2 ))
+set +e
+cd "$out"
+"$fastchess" -engine cmd="$out/horizon" name=Horizon option.Hash=16 option.Threads=1 \
+  -engine "${opp[@]}" \
+  -each tc="$tc" \
+  -openings file="$openings" format=epd order=random \
+  -rounds "$rounds" -repeat -concurrency "$conc" -recover \
+  -pgnout file="$out/games.pgn" \
+  -log file="$out/fastchess.log" level=warn engine=true \
+  "${extra[@]}" > "$out/fastchess.out" 2>&1
+rc=$?
+set -e
+grep -E "Results of|Elo:|LOS|Games:|Ptnml|Points" "$out/fastchess.out" | tail -6
+illegal=$(grep -ci "illegal" "$out/games.pgn" || true)
+forfeit=$(grep -Eci "time forfeit|loses on time|timeout" "$out/games.pgn" || true)
+stall=$(grep -Eci "disconnect|stall|crash|not responding" "$out/games.pgn" || true)
+warnings=$(grep -Ei "warn" "$out/fastchess.out" "$out/fastchess.log" 2>/dev/null | grep -ci "horizon" || true)
+played=$(grep -c '^\[Result ' "$out/games.pgn" || true)
+echo "games played: $played (fastchess exit $rc)"
+echo "illegal moves: $illegal, time forfeits: $forfeit, disconnects/stalls: $stall, warnings naming Horizon: $warnings"
+echo "details: $out"
+[ "$illegal$forfeit$stall$warnings" = "0000" ]

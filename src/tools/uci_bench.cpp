@@ -1,0 +1,148 @@
+#include "tools/uci_bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <cxxopts.hpp>
+#include <unistd.h>
+
+#include "tools/subprocess.hpp"
+
+namespace horizon {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+double ms_since(Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+struct Stats {
+    std::vector<double> v;
+    void add(double x) { v.push_back(x); }
+    double median() const {
+        std::vector<double> s = v;
+        std::sort(s.begin(), s.end());
+        return s.empty() ? 0 : s[s.size() / 2];
+    }
+    double max() const { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
+    double min() const { return v.empty() ? 0 : *std::min_element(v.begin(), v.end()); }
+};
+
+// Peak resident memory of a running process, from /proc (KiB).
+long peak_rss_kib(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
+    return -1;
+}
+
+std::string self_path() {
+    char buf[4096];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    return n > 0 ? std::string(buf, std::size_t(n)) : "horizon";
+}
+
+bool start_engine(Subprocess& e) {
+    e.write("uci\n");
+    return e.wait_for("uciok", milliseconds(5000)).has_value();
+}
+
+} // namespace
+
+int uci_bench_main(int argc, const char* const* argv) {
+    cxxopts::Options options("horizon uci-bench",
+                             "Measure a UCI engine's responsiveness from outside, as a GUI sees it.");
+    // clang-format off
+    options.add_options()
+        ("engine", "engine binary (default: this horizon)", cxxopts::value<std::string>())
+        ("runs", "repetitions of each measurement", cxxopts::value<int>()->default_value("10"))
+        ("movetime", "movetime to check, ms", cxxopts::value<int>()->default_value("500"))
+        ("overhead", "Move Overhead to set, ms", cxxopts::value<int>()->default_value("30"))
+        ("h,help", "show this help");
+    // clang-format on
+    cxxopts::ParseResult args;
+    try {
+        args = options.parse(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "horizon uci-bench: " << e.what() << "\n";
+        return 2;
+    }
+    if (args.count("help")) {
+        std::cout << options.help();
+        return 0;
+    }
+    const std::string engine = args.count("engine") ? args["engine"].as<std::string>() : self_path();
+    const int runs = args["runs"].as<int>();
+    const int movetime = args["movetime"].as<int>();
+    const int overhead = args["overhead"].as<int>();
+    if (runs < 1 || movetime < 1 || overhead < 0) {
+        std::cerr << "horizon uci-bench: --runs and --movetime must be positive\n";
+        return 2;
+    }
+    const std::vector<std::string> cmd{engine};
+    Stats startup, isready, stop, mt, rss;
+    int failures = 0;
+    try {
+        for (int r = 0; r < runs; ++r) {
+            // Start-up: process launch to uciok.
+            const auto t0 = Clock::now();
+            Subprocess e(cmd);
+            if (!start_engine(e)) {
+                ++failures;
+                continue;
+            }
+            startup.add(ms_since(t0));
+            e.write("setoption name Move Overhead value " + std::to_string(overhead) +
+                    "\nisready\n");
+            e.wait_for("readyok", milliseconds(5000));
+
+            // isready while searching, then stop.
+            e.write("position startpos\ngo infinite\n");
+            std::this_thread::sleep_for(milliseconds(100));
+            auto t = Clock::now();
+            e.write("isready\n");
+            if (!e.wait_for("readyok", milliseconds(5000))) ++failures;
+            isready.add(ms_since(t));
+            std::this_thread::sleep_for(milliseconds(100));
+            t = Clock::now();
+            e.write("stop\n");
+            if (!e.wait_for("bestmove", milliseconds(5000))) ++failures;
+            stop.add(ms_since(t));
+
+            // movetime.
+            e.write("position startpos moves e2e4 e7e5\nisready\n");
+            e.wait_for("readyok", milliseconds(5000));
+            t = Clock::now();
+            e.write("go movetime " + std::to_string(movetime) + "\n");
+            if (!e.wait_for("bestmove", milliseconds(movetime + 5000))) ++failures;
+            mt.add(ms_since(t));
+
+            rss.add(double(peak_rss_kib(e.pid())));
+            e.write("quit\n");
+            e.wait(milliseconds(2000));
+        }
+    } catch (const std::exception& ex) {
+        std::cerr << "horizon uci-bench: " << ex.what() << "\n";
+        return 2;
+    }
+    std::printf("engine: %s, %d runs (median / max, ms)\n", engine.c_str(), runs);
+    std::printf("start-up to uciok          %8.1f / %8.1f\n", startup.median(), startup.max());
+    std::printf("isready during search      %8.1f / %8.1f\n", isready.median(), isready.max());
+    std::printf("stop to bestmove           %8.1f / %8.1f\n", stop.median(), stop.max());
+    std::printf("go movetime %-5d          %8.1f / %8.1f  (min %.1f; Move Overhead %d)\n", movetime,
+                mt.median(), mt.max(), mt.min(), overhead);
+    std::printf("peak memory (VmHWM, KiB)   %8.0f / %8.0f\n", rss.median(), rss.max());
+    if (failures) std::printf("FAILURES: %d responses missing\n", failures);
+    return failures ? 1 : 0;
+}
+
+} // namespace horizon
