@@ -3,6 +3,7 @@
 #
 #   scripts/match.sh [-e HORIZON_BIN] [-o OPPONENT] [-n GAMES] [-t TC] [-d OUT_DIR] [-c CONC]
 #
+# -r: only summarise the games already in OUT_DIR (no new games).
 # OPPONENT: sf<ELO> (Stockfish with UCI_LimitStrength, e.g. sf1350), stockfish, glaurung,
 #           toga2, gnuchess, ethereal, or horizon:<path> (another Horizon build, for SPRT-less A/B).
 # fastchess is looked up as $FASTCHESS, then on PATH, then /opt/fastchess/fastchess; it is built
@@ -18,10 +19,11 @@ tc=5+0.05
 conc=2
 out=""
 extra=()
-while getopts "e:o:n:t:d:c:x:" opt; do
+report_only=0
+while getopts "e:o:n:t:d:c:x:r" opt; do
   case $opt in
     e) bin=$OPTARG ;; o) opponent=$OPTARG ;; n) games=$OPTARG ;; t) tc=$OPTARG ;;
-    d) out=$OPTARG ;; c) conc=$OPTARG ;; x) extra+=($OPTARG) ;;
+    d) out=$OPTARG ;; c) conc=$OPTARG ;; x) extra+=($OPTARG) ;; r) report_only=1 ;;
     *) sed -n '2,12p' "$0"; exit 2 ;;
   esac
 done
@@ -31,7 +33,7 @@ fastchess=${FASTCHESS:-$(command -v fastchess || echo /opt/fastchess/fastchess)}
 out=${out:-$(mktemp -d /tmp/horizon-match.XXXXXX)}
 mkdir -p "$out"
 # Copy the binary so a rebuild during the match cannot touch it.
-cp "$bin" "$out/horizon"
+[ "$report_only" = 1 ] || cp "$bin" "$out/horizon"
 openings="$root/../shared/openings/random8-balanced.epd"
 
 case $opponent in
@@ -47,6 +49,8 @@ case $opponent in
 esac
 
 rounds=$(( (games + 1) / 2 ))
+rc=0
+if [ "$report_only" = 0 ]; then
 set +e
 cd "$out"
 "$fastchess" -engine cmd="$out/horizon" name=Horizon option.Hash=16 option.Threads=1 \
@@ -59,13 +63,23 @@ cd "$out"
   "${extra[@]}" > "$out/fastchess.out" 2>&1
 rc=$?
 set -e
-grep -E "Results of|Elo:|LOS|Games:|Ptnml|Points" "$out/fastchess.out" | tail -6
-illegal=$(grep -ci "illegal" "$out/games.pgn" || true)
-forfeit=$(grep -Eci "time forfeit|loses on time|timeout" "$out/games.pgn" || true)
-stall=$(grep -Eci "disconnect|stall|crash|not responding" "$out/games.pgn" || true)
-warnings=$(grep -Ei "warn" "$out/fastchess.out" "$out/fastchess.log" 2>/dev/null | grep -ci "horizon" || true)
+fi
+grep -E "Results of|Elo:|LOS|Games:|Ptnml" "$out/fastchess.out" | tail -5
+# Attribute each abnormal ending to the engine that caused it (the side named in the comment).
+read -r illegal forfeit opp_forfeit stall < <(awk '
+  /^\[White "/ { white = $0 } /^\[Black "/ { black = $0 }
+  /loses on time|illegal move|disconnect|stall/ {
+    side = ($0 ~ /White (loses|makes|disconnects|stalls)/) ? white : black
+    mine = (side ~ /"Horizon"/)
+    if ($0 ~ /illegal move/ && mine) ill++
+    else if ($0 ~ /loses on time/) { if (mine) tf++; else otf++ }
+    else if (mine) st++
+  }
+  END { print ill+0, tf+0, otf+0, st+0 }' "$out/games.pgn")
+warnings=$(grep -i "warn" "$out/fastchess.out" "$out/fastchess.log" 2>/dev/null | grep -ci "from Horizon" || true)
 played=$(grep -c '^\[Result ' "$out/games.pgn" || true)
 echo "games played: $played (fastchess exit $rc)"
-echo "illegal moves: $illegal, time forfeits: $forfeit, disconnects/stalls: $stall, warnings naming Horizon: $warnings"
+echo "Horizon: illegal moves: $illegal, time forfeits: $forfeit, disconnects/stalls: $stall, fastchess warnings: $warnings"
+echo "opponent time forfeits: $opp_forfeit"
 echo "details: $out"
 [ "$illegal$forfeit$stall$warnings" = "0000" ]

@@ -19,7 +19,7 @@ void TranspositionTable::clear() {
 
 bool TranspositionTable::probe(Key key, int ply, TTData& out) const {
     const Bucket& b = buckets_[index(key)];
-    const auto key16 = std::uint16_t(key >> 48);
+    const auto key16 = std::uint16_t(key); // low bits: index() uses the high ones
     for (const TTEntry& e : b.entries) {
         if (e.depth && e.key16 == key16) {
             out.move = Move(e.move);
@@ -36,7 +36,7 @@ bool TranspositionTable::probe(Key key, int ply, TTData& out) const {
 void TranspositionTable::store(Key key, int ply, Move move, Score score, Score eval, Depth depth,
                                Bound bound) {
     Bucket& b = buckets_[index(key)];
-    const auto key16 = std::uint16_t(key >> 48);
+    const auto key16 = std::uint16_t(key); // low bits: index() uses the high ones
     // Same key, else the least valuable: older generations first, then shallower.
     TTEntry* replace = &b.entries[0];
     for (TTEntry& e : b.entries) {
