@@ -66,12 +66,17 @@ std::optional<EpdPerftEntry> parse_perft_epd_line(const std::string& line, std::
 
     while (std::getline(ss, part, ';')) {
         std::stringstream ps(part);
-        std::string tag;
-        std::uint64_t count = 0;
-        if (!(ps >> tag) || tag.size() < 2 || tag[0] != 'D' || !(ps >> count)) {
+        std::string tag, count_text, extra;
+        const auto digits = [](const std::string& s) {
+            return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+        };
+        // Exactly "Dn count": no sign, no junk, nothing after the count.
+        if (!(ps >> tag >> count_text) || (ps >> extra) || tag.size() < 2 || tag[0] != 'D' ||
+            !digits(tag.substr(1)) || !digits(count_text) || count_text.size() > 19) {
             error = "bad depth field '" + part + "'";
             return std::nullopt;
         }
+        const std::uint64_t count = std::stoull(count_text);
         int depth = 0;
         try {
             depth = std::stoi(tag.substr(1));

@@ -69,13 +69,14 @@ std::optional<std::string> OptionRegistry::set(const std::string& name,
         if (!value) return "option " + o.name + " needs a number; kept " + o.value;
         long long n = 0;
         const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-        if (ec == std::errc::result_out_of_range) {
+        const bool overflow = ec == std::errc::result_out_of_range && ptr == v.data() + v.size();
+        if (overflow) {
             n = (!v.empty() && v[0] == '-') ? o.min : o.max;
         } else if (ec != std::errc() || ptr != v.data() + v.size()) {
             return "option " + o.name + " takes a number, not '" + v.substr(0, 32) + "'; kept " +
                    o.value;
         }
-        if (n < o.min || n > o.max) {
+        if (overflow || n < o.min || n > o.max) {
             const long long clamped = std::clamp(n, o.min, o.max);
             note = "option " + o.name + " value " + v.substr(0, 32) + " is outside " +
                    std::to_string(o.min) + ".." + std::to_string(o.max) + "; set to " +

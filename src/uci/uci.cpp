@@ -65,7 +65,13 @@ UciLoop::UciLoop(std::istream& in, std::ostream& out, Engine& engine)
     register_options();
 }
 
-void UciLoop::info_string(const std::string& text) { out_.line("info string " + text); }
+void UciLoop::info_string(const std::string& text) {
+    // Messages may quote bad input: whatever it held, the line stays printable ASCII.
+    std::string safe = text;
+    for (char& c : safe)
+        if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126) c = '?';
+    out_.line("info string " + safe);
+}
 
 void UciLoop::register_options() {
     using T = UciOption::Type;
@@ -317,7 +323,8 @@ std::string UciLoop::format_info(const SearchReport& r, const Position& root) {
         s += " pv";
         Position p = root;
         for (Move m : r.pv) {
-            s += " " + p.move_to_uci(m);
+            s += ' '; // not `" " + ...`: GCC 12 warns falsely on that (-Wrestrict, PR105329)
+            s += p.move_to_uci(m);
             p.make_move(m);
         }
     }
