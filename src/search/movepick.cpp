@@ -76,7 +76,7 @@ Move MovePicker::next() {
         if (!noisy_only_ && !quiets_generated_) generate_quiets();
         return next();
     case QUIETS:
-        while (!skip_quiets_ && quiet_index_ < quiet_count_) {
+        while (quiet_index_ < quiet_count_) {
             const Move m = pick_best(quiets_ + quiet_index_, quiets_ + quiet_count_);
             ++quiet_index_;
             if (m != tt_move_) return m;

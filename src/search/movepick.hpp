@@ -15,8 +15,6 @@ public:
                bool noisy_only);
     // Next move, or Move::none() when exhausted.
     Move next();
-    // Quiet moves are no longer wanted (late-move pruning).
-    void skip_quiets() { skip_quiets_ = true; }
 
 private:
     enum Stage { TT_MOVE, GOOD_NOISY, QUIETS, BAD_NOISY, DONE };
@@ -33,7 +31,6 @@ private:
     Move tt_move_;
     int ply_;
     bool noisy_only_;
-    bool skip_quiets_ = false;
     bool quiets_generated_ = false;
     Stage stage_ = TT_MOVE;
 

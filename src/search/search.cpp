@@ -180,10 +180,8 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         const bool gives_check = pos.gives_check(m);
 
         if (!root && quiet && !in_check && !gives_check && best > -SCORE_MATE_IN_MAX_PLY &&
-            late_move_prune(depth, quiet_count)) {
-            picker.skip_quiets();
-            continue;
-        }
+            late_move_prune(depth, quiet_count))
+            continue; // only this move: later quiet moves may still give check
 
         const Depth new_depth = depth - 1 + (gives_check ? 1 : 0);
         stack_[ply].move = m;

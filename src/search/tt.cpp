@@ -8,8 +8,8 @@ namespace horizon {
 void TranspositionTable::resize(std::size_t mib) {
     mib_ = mib;
     count_ = std::max<std::size_t>(1, mib * 1024 * 1024 / sizeof(Bucket));
-    buckets_.reset(new Bucket[count_]);
-    clear();
+    buckets_.reset(new Bucket[count_]); // value-initialised: already empty
+    generation_ = 0;
 }
 
 void TranspositionTable::clear() {

@@ -1,0 +1,274 @@
+// End to end: the real binary as a child process, driven through pipes the way a GUI does.
+// The timing limits here are requirements (protocol latency, time use), not tuning knobs.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/position.hpp"
+#include "tools/subprocess.hpp"
+
+using namespace horizon;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+long long ms_since(Clock::time_point t0) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+}
+
+std::vector<std::string> tokens(const std::string& line) {
+    std::istringstream in(line);
+    std::vector<std::string> out;
+    for (std::string t; in >> t;) out.push_back(t);
+    return out;
+}
+
+// Starts the engine and waits until it is ready.
+struct EngineProcess {
+    Subprocess p{{HORIZON_BINARY}};
+    EngineProcess() {
+        REQUIRE(p.write("uci\n"));
+        REQUIRE(p.wait_for("uciok", 10s));
+        REQUIRE(p.write("isready\n"));
+        REQUIRE(p.wait_for("readyok", 10s));
+    }
+    void send(const std::string& text) { REQUIRE(p.write(text + "\n")); }
+};
+
+// The bestmove line's move must be legal in `root` (and its ponder move after it).
+void check_bestmove(const std::string& line, const Position& root) {
+    INFO(line);
+    const auto t = tokens(line);
+    REQUIRE(t.size() >= 2);
+    REQUIRE(t[0] == "bestmove");
+    const auto best = root.parse_uci_move(t[1]);
+    REQUIRE(best);
+    if (t.size() >= 4) {
+        REQUIRE(t[2] == "ponder");
+        Position after = root;
+        after.make_move(*best);
+        CHECK(after.parse_uci_move(t[3]));
+    }
+}
+
+Position start_position() {
+    Position p;
+    REQUIRE_FALSE(p.set_fen(Position::START_FEN));
+    return p;
+}
+
+Position after_moves(const std::vector<std::string>& moves) {
+    Position p = start_position();
+    for (const auto& m : moves) p.make_move(*p.parse_uci_move(m));
+    return p;
+}
+
+} // namespace
+
+TEST_CASE("e2e: start-up to uciok within 100 ms", "[e2e]") {
+    // The median of five start-ups, so one scheduler hiccup on a loaded machine does not
+    // decide it; each is measured from before fork/exec to the uciok line.
+    std::vector<long long> startup;
+    for (int i = 0; i < 5; ++i) {
+        const auto t0 = Clock::now();
+        Subprocess p({HORIZON_BINARY});
+        REQUIRE(p.write("uci\n"));
+        const auto first = p.read_line(5s);
+        const auto ok = p.wait_for("uciok", 5s);
+        startup.push_back(ms_since(t0));
+        REQUIRE(first);
+        CHECK(first->rfind("id name ", 0) == 0);
+        REQUIRE(ok);
+        CHECK(*ok == "uciok");
+        REQUIRE(p.write("quit\n"));
+        CHECK(p.wait(1s) == 0);
+    }
+    std::sort(startup.begin(), startup.end());
+    INFO("start-up to uciok (ms): " << startup[0] << " " << startup[1] << " " << startup[2] << " "
+                                    << startup[3] << " " << startup[4]);
+    CHECK(startup[2] < 100);
+}
+
+TEST_CASE("e2e: isready and stop are answered at once during go infinite", "[e2e]") {
+    EngineProcess e;
+    e.send("position startpos");
+    e.send("go infinite");
+    std::this_thread::sleep_for(100ms); // well into the search
+
+    // The median of five, so one scheduler hiccup on a loaded machine does not decide it.
+    std::vector<long long> latency;
+    for (int i = 0; i < 5; ++i) {
+        const auto t0 = Clock::now();
+        e.send("isready");
+        REQUIRE(e.p.wait_for("readyok", 2s));
+        latency.push_back(ms_since(t0));
+        std::this_thread::sleep_for(20ms);
+    }
+    std::sort(latency.begin(), latency.end());
+    INFO("isready latencies (ms): " << latency[0] << " " << latency[1] << " " << latency[2] << " "
+                                    << latency[3] << " " << latency[4]);
+    CHECK(latency[2] <= 50);
+
+    const auto t0 = Clock::now();
+    e.send("stop");
+    const auto best = e.p.wait_for("bestmove", 2s);
+    const auto ms = ms_since(t0);
+    REQUIRE(best);
+    INFO("stop to bestmove: " << ms << " ms");
+    CHECK(ms <= 50);
+    check_bestmove(*best, start_position());
+
+    // Exactly one bestmove: nothing else arrives, and the engine still answers.
+    e.send("isready");
+    const auto next = e.p.wait_for("readyok", 2s);
+    REQUIRE(next);
+}
+
+TEST_CASE("e2e: exactly one bestmove per go", "[e2e]") {
+    EngineProcess e;
+    e.send("position startpos");
+    e.send("go depth 4");
+    e.send("isready");
+    // Read everything up to readyok after the search: count the bestmoves.
+    int bestmoves = 0;
+    bool ready = false;
+    const auto deadline = Clock::now() + 10s;
+    std::optional<std::string> best;
+    while (Clock::now() < deadline) {
+        auto line = e.p.read_line(1s);
+        if (!line) continue;
+        if (line->rfind("bestmove", 0) == 0) {
+            ++bestmoves;
+            best = line;
+        }
+        if (*line == "readyok") ready = true;
+        if (ready && bestmoves) break;
+    }
+    REQUIRE(best);
+    check_bestmove(*best, start_position());
+    // Nothing more follows.
+    e.send("isready");
+    for (auto line = e.p.read_line(2s); line && *line != "readyok"; line = e.p.read_line(2s))
+        bestmoves += line->rfind("bestmove", 0) == 0;
+    CHECK(bestmoves == 1);
+}
+
+TEST_CASE("e2e: go ponder - then ponderhit", "[e2e]") {
+    EngineProcess e;
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 1000 btime 1000");
+    // No bestmove while pondering, although 150 ms exceeds this move's share of the clock.
+    CHECK_FALSE(e.p.wait_for("bestmove", 150ms));
+    const auto t0 = Clock::now();
+    e.send("ponderhit");
+    const auto best = e.p.wait_for("bestmove", 2s);
+    const auto ms = ms_since(t0);
+    REQUIRE(best);
+    INFO("ponderhit to bestmove: " << ms << " ms");
+    CHECK(ms < 1000); // within the clock it was given
+    check_bestmove(*best, after_moves({"e2e4"}));
+}
+
+TEST_CASE("e2e: go movetime uses the time minus Move Overhead", "[e2e]") {
+    EngineProcess e;
+    e.send("position startpos");
+    SECTION("default Move Overhead (30 ms)") {
+        const auto t0 = Clock::now();
+        e.send("go movetime 500");
+        const auto best = e.p.wait_for("bestmove", 3s);
+        const auto ms = ms_since(t0);
+        REQUIRE(best);
+        INFO("go movetime 500: bestmove after " << ms << " ms");
+        // 500 - 30 overhead, minus a few ms of clock granularity; never more than 50 ms late.
+        CHECK(ms >= 465);
+        CHECK(ms <= 550);
+        check_bestmove(*best, start_position());
+    }
+    SECTION("Move Overhead 200") {
+        e.send("setoption name Move Overhead value 200");
+        const auto t0 = Clock::now();
+        e.send("go movetime 500");
+        const auto best = e.p.wait_for("bestmove", 3s);
+        const auto ms = ms_since(t0);
+        REQUIRE(best);
+        INFO("go movetime 500 with overhead 200: bestmove after " << ms << " ms");
+        CHECK(ms >= 295);
+        CHECK(ms <= 350);
+    }
+}
+
+TEST_CASE("e2e: quit during go infinite exits promptly", "[e2e]") {
+    EngineProcess e;
+    e.send("position startpos");
+    e.send("go infinite");
+    std::this_thread::sleep_for(100ms);
+    const auto t0 = Clock::now();
+    e.send("quit");
+    const auto status = e.p.wait(1s);
+    INFO("exit after " << ms_since(t0) << " ms");
+    REQUIRE(status);
+    CHECK(*status == 0);
+}
+
+TEST_CASE("e2e: end of input during a search exits promptly with status 0", "[e2e]") {
+    EngineProcess e;
+    e.send("position startpos");
+    e.send("go infinite");
+    std::this_thread::sleep_for(100ms);
+    const auto t0 = Clock::now();
+    e.p.close_stdin();
+    const auto status = e.p.wait(1s);
+    INFO("exit after " << ms_since(t0) << " ms");
+    REQUIRE(status);
+    CHECK(*status == 0);
+    // The search it stopped still sent its bestmove.
+    const auto best = e.p.wait_for("bestmove", 1s);
+    REQUIRE(best);
+    check_bestmove(*best, start_position());
+}
+
+TEST_CASE("e2e: tiny - zero and odd clocks still give a legal move quickly", "[e2e]") {
+    EngineProcess e;
+    e.send("position startpos");
+    struct Case {
+        const char* go;
+        long long max_ms;
+    };
+    for (const Case c : {Case{"go wtime 30 btime 30", 100}, Case{"go wtime 0 btime 0", 100},
+                         Case{"go wtime -5 btime 100", 100}, Case{"go wtime 1 btime 1 winc 0", 100},
+                         Case{"go btime 1000", 1000}, Case{"go wtime 1000 movestogo 1", 1000}}) {
+        INFO(c.go);
+        const auto t0 = Clock::now();
+        e.send(c.go);
+        const auto best = e.p.wait_for("bestmove", 5s);
+        const auto ms = ms_since(t0);
+        REQUIRE(best);
+        INFO("bestmove after " << ms << " ms");
+        CHECK(ms <= c.max_ms);
+        check_bestmove(*best, start_position());
+    }
+}
+
+TEST_CASE("e2e: binary junk on stdin does not disturb the engine", "[e2e]") {
+    EngineProcess e;
+    std::string junk;
+    for (int b = 0; b < 256; ++b)
+        if (b != '\n') junk += char(b);
+    REQUIRE(e.p.write(junk + "\n" + std::string(100000, 'z') + "\n\r\n   \t\n"));
+    e.send("isready");
+    REQUIRE(e.p.wait_for("readyok", 2s));
+    e.send("position startpos moves e2e4");
+    e.send("go depth 3");
+    const auto best = e.p.wait_for("bestmove", 5s);
+    REQUIRE(best);
+    check_bestmove(*best, after_moves({"e2e4"}));
+    e.send("quit");
+    CHECK(e.p.wait(1s) == 0);
+}

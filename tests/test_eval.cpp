@@ -1,0 +1,286 @@
+// Evaluation: colour symmetry, engine.json against terms.def, JSON round trip, the trace.
+#include <catch2/catch.hpp>
+
+#include <cctype>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/position.hpp"
+#include "engine/config.hpp"
+#include "eval/evaluate.hpp"
+#include "eval/params.hpp"
+#include "movegen/perft.hpp"
+
+using namespace horizon;
+
+namespace {
+
+std::vector<std::string> split(const std::string& s, char sep) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : s) {
+        if (c == sep) {
+            out.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    out.push_back(cur);
+    return out;
+}
+
+char swap_case(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return std::isupper(u) ? char(std::tolower(u)) : char(std::toupper(u));
+}
+
+// The same position with colours swapped and the board flipped top to bottom.
+std::string mirror_fen(const std::string& fen) {
+    const auto f = split(fen, ' ');
+    REQUIRE(f.size() == 6);
+    const auto ranks = split(f[0], '/');
+    REQUIRE(ranks.size() == 8);
+    std::string placement;
+    for (int r = 7; r >= 0; --r) {
+        for (char c : ranks[std::size_t(r)]) placement += swap_case(c);
+        if (r) placement += '/';
+    }
+    const std::string side = f[1] == "w" ? "b" : "w";
+    std::string castling = "-";
+    if (f[2] != "-") {
+        // White's rights (upper case) first, as FEN writes them.
+        std::string upper, lower;
+        for (char c : f[2]) (std::islower(static_cast<unsigned char>(c)) ? upper : lower) += swap_case(c);
+        castling = upper + lower;
+    }
+    std::string ep = f[3];
+    if (ep != "-") ep[1] = char('1' + ('8' - ep[1]));
+    return placement + " " + side + " " + castling + " " + ep + " " + f[4] + " " + f[5];
+}
+
+// About twenty positions of the standard perft suite.
+std::vector<std::string> suite_fens() {
+    std::ifstream in(std::string(HORIZON_SOURCE_DIR) + "/perft/standard.epd");
+    REQUIRE(in);
+    std::vector<std::string> fens;
+    int n = 0;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        if (n++ % 6) continue;
+        std::string error;
+        const auto entry = parse_perft_epd_line(line, error);
+        INFO(line << ": " << error);
+        REQUIRE(entry);
+        fens.push_back(entry->fen);
+    }
+    return fens;
+}
+
+Position from_fen(const std::string& fen) {
+    Position p;
+    const auto err = p.set_fen(fen);
+    INFO(fen << ": " << (err ? err->message : ""));
+    REQUIRE_FALSE(err);
+    return p;
+}
+
+// The two numbers of "Final evaluation: X cp (white's view), Y cp (side to move)".
+std::pair<int, int> final_numbers(const std::string& trace) {
+    std::istringstream in(trace);
+    for (std::string line; std::getline(in, line);) {
+        const std::string tag = "Final evaluation: ";
+        if (line.rfind(tag, 0) != 0) continue;
+        const std::string rest = line.substr(tag.size());
+        const auto comma = rest.find(", ");
+        REQUIRE(comma != std::string::npos);
+        REQUIRE(rest.find("cp (white's view)") != std::string::npos);
+        REQUIRE(rest.find("cp (side to move)") != std::string::npos);
+        return {std::stoi(rest), std::stoi(rest.substr(comma + 2))};
+    }
+    FAIL("no 'Final evaluation' line in:\n" << trace);
+    return {};
+}
+
+const std::vector<std::string> EXTRA_FENS = {
+    std::string(Position::START_FEN),
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "rnbqkbnr/pp1ppppp/8/2pP4/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 3", // en passant possible
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 b - - 0 10",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "8/8/4k3/8/3PK3/8/8/8 b - - 0 60",
+    "6k1/5p2/6p1/8/8/1r6/5PPP/3R2K1 w - - 0 40",
+};
+
+} // namespace
+
+TEST_CASE("eval: the mirror helper builds legal mirrored FENs", "[eval]") {
+    CHECK(mirror_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1") ==
+          "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1");
+    CHECK(mirror_fen("4k3/8/8/8/8/8/8/4K2R w K - 3 9") == "4k2r/8/8/8/8/8/8/4K3 b k - 3 9");
+    for (const auto& fen : EXTRA_FENS) CHECK(mirror_fen(mirror_fen(fen)) == fen);
+}
+
+TEST_CASE("eval: evaluation is colour symmetric", "[eval]") {
+    auto fens = suite_fens();
+    CHECK(fens.size() >= 18);
+    fens.insert(fens.end(), EXTRA_FENS.begin(), EXTRA_FENS.end());
+    for (const auto& fen : fens) {
+        const std::string m = mirror_fen(fen);
+        INFO(fen << "  <->  " << m);
+        const Position a = from_fen(fen);
+        const Position b = from_fen(m);
+        // Scores are from the side to move's view, so the two sides see the same number.
+        CHECK(evaluate(a) == evaluate(b));
+        CHECK(game_phase(a) == game_phase(b));
+    }
+}
+
+TEST_CASE("eval: material decides a lopsided position", "[eval]") {
+    // White has an extra queen.
+    const Position w = from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    const Position b = from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+    CHECK(evaluate(w) > 500);
+    CHECK(evaluate(b) < -500);
+    CHECK(game_phase(from_fen(std::string(Position::START_FEN))) == PHASE_MAX);
+    CHECK(game_phase(from_fen("8/8/4k3/8/3PK3/8/8/8 w - - 0 60")) == 0);
+}
+
+TEST_CASE("eval: engine.json's weights match terms.def exactly", "[eval]") {
+    const auto& eval = engine_config().at("eval");
+    REQUIRE(eval.is_object());
+    CHECK(int(eval.size()) == TERM_COUNT);
+    for (int t = 0; t < TERM_COUNT; ++t) {
+        INFO(TERM_NAMES[t]);
+        REQUIRE(eval.contains(TERM_NAMES[t]));
+        const auto& arr = eval.at(TERM_NAMES[t]);
+        REQUIRE(arr.is_array());
+        CHECK(int(arr.size()) == TERM_SIZES[t]);
+        for (const auto& pair : arr) {
+            CHECK(pair.is_array());
+            CHECK(pair.size() == 2);
+        }
+    }
+    EvalParams p;
+    const auto err = EvalParams::from_json(eval, p);
+    INFO((err ? *err : ""));
+    CHECK_FALSE(err);
+    // The loaded weights are the ones in the file, in terms.def order.
+    for (int t = 0; t < TERM_COUNT; ++t)
+        for (int i = 0; i < TERM_SIZES[t]; ++i) {
+            const Weight w = p.weights[std::size_t(TERM_OFFSETS[t] + i)];
+            CHECK(w.mg == eval.at(TERM_NAMES[t]).at(std::size_t(i)).at(0).get<int>());
+            CHECK(w.eg == eval.at(TERM_NAMES[t]).at(std::size_t(i)).at(1).get<int>());
+        }
+    CHECK(p.to_json() == default_eval_params().to_json());
+}
+
+TEST_CASE("eval: from_json rejects any mismatch with terms.def", "[eval]") {
+    const nlohmann::json good = engine_config().at("eval");
+    EvalParams sentinel;
+    sentinel.weights[0] = Weight{12345, -12345};
+
+    const auto rejects = [&](const nlohmann::json& j, const std::string& why) {
+        INFO(why);
+        EvalParams out = sentinel;
+        const auto err = EvalParams::from_json(j, out);
+        CHECK(err);
+        // Nothing is half-loaded.
+        CHECK(out.weights[0].mg == 12345);
+        CHECK(out.weights[0].eg == -12345);
+    };
+
+    for (int t = 0; t < TERM_COUNT; ++t) {
+        auto missing = good;
+        missing.erase(TERM_NAMES[t]);
+        rejects(missing, std::string("missing ") + TERM_NAMES[t]);
+
+        auto longer = good;
+        longer[TERM_NAMES[t]].push_back({1, 2});
+        rejects(longer, std::string("one pair too many in ") + TERM_NAMES[t]);
+
+        auto shorter = good;
+        shorter[TERM_NAMES[t]].erase(shorter[TERM_NAMES[t]].size() - 1);
+        rejects(shorter, std::string("one pair too few in ") + TERM_NAMES[t]);
+
+        auto not_pair = good;
+        not_pair[TERM_NAMES[t]][0] = {1, 2, 3};
+        rejects(not_pair, std::string("a triple in ") + TERM_NAMES[t]);
+
+        auto not_int = good;
+        not_int[TERM_NAMES[t]][0][1] = 1.5;
+        rejects(not_int, std::string("a fraction in ") + TERM_NAMES[t]);
+
+        auto not_number = good;
+        not_number[TERM_NAMES[t]][0][0] = "10";
+        rejects(not_number, std::string("a string in ") + TERM_NAMES[t]);
+
+        auto scalar = good;
+        scalar[TERM_NAMES[t]] = 5;
+        rejects(scalar, std::string("a scalar for ") + TERM_NAMES[t]);
+    }
+    auto unknown = good;
+    unknown["no_such_term"] = nlohmann::json::array({{1, 2}});
+    rejects(unknown, "an unknown term");
+    rejects(nlohmann::json::array(), "an array instead of an object");
+    rejects(nlohmann::json::object(), "an empty object");
+}
+
+TEST_CASE("eval: to_json round-trips", "[eval]") {
+    const auto& params = default_eval_params();
+    CHECK(params.to_json() == engine_config().at("eval"));
+
+    // Arbitrary weights survive the trip too.
+    EvalParams p;
+    for (int i = 0; i < WEIGHT_COUNT; ++i) p.weights[std::size_t(i)] = Weight{i * 7 - 50, 300 - i * 3};
+    EvalParams back;
+    REQUIRE_FALSE(EvalParams::from_json(p.to_json(), back));
+    for (int i = 0; i < WEIGHT_COUNT; ++i) {
+        CHECK(back.weights[std::size_t(i)].mg == p.weights[std::size_t(i)].mg);
+        CHECK(back.weights[std::size_t(i)].eg == p.weights[std::size_t(i)].eg);
+    }
+    // And through text.
+    EvalParams reparsed;
+    REQUIRE_FALSE(EvalParams::from_json(nlohmann::json::parse(p.to_json().dump()), reparsed));
+    CHECK(reparsed.to_json() == p.to_json());
+}
+
+TEST_CASE("eval: the trace adds up to evaluate()", "[eval]") {
+    auto fens = suite_fens();
+    fens.insert(fens.end(), EXTRA_FENS.begin(), EXTRA_FENS.end());
+    int black_to_move = 0;
+    for (const auto& fen : fens) {
+        INFO(fen);
+        const Position pos = from_fen(fen);
+        const std::string trace = format_trace(pos);
+        const auto [white_view, stm_view] = final_numbers(trace);
+        const Score e = evaluate(pos);
+        CHECK(stm_view == e);
+        CHECK(white_view == (pos.side_to_move() == WHITE ? e : -e));
+        for (int t = 0; t < TERM_COUNT; ++t) CHECK(trace.find(TERM_NAMES[t]) != std::string::npos);
+        black_to_move += pos.side_to_move() == BLACK;
+
+        // The trace's feature counts, weighted and tapered, give the same score.
+        const EvalTrace tr = trace_evaluation(pos);
+        const auto& w = default_eval_params().weights;
+        long long mg = 0, eg = 0;
+        for (int i = 0; i < WEIGHT_COUNT; ++i) {
+            const int n = tr.counts[WHITE][std::size_t(i)] - tr.counts[BLACK][std::size_t(i)];
+            mg += n * w[std::size_t(i)].mg;
+            eg += n * w[std::size_t(i)].eg;
+        }
+        const long long tapered = (mg * tr.phase + eg * (PHASE_MAX - tr.phase)) / PHASE_MAX;
+        CHECK(tapered == white_view);
+        CHECK(tr.phase == game_phase(pos));
+        CHECK(tr.side_to_move == pos.side_to_move());
+    }
+    CHECK(black_to_move > 0);
+
+    // With other weights, the trace and evaluate() still agree.
+    EvalParams doubled = default_eval_params();
+    for (auto& wt : doubled.weights) wt = Weight{wt.mg * 2, wt.eg * 3};
+    const Position pos = from_fen(EXTRA_FENS[1]);
+    CHECK(final_numbers(format_trace(pos, doubled)).second == evaluate(pos, doubled));
+}

@@ -1,0 +1,334 @@
+// Search through Engine::search_sync, the bench signature, and the transposition table.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/position.hpp"
+#include "engine/engine.hpp"
+#include "movegen/movegen.hpp"
+#include "search/search.hpp"
+#include "search/tt.hpp"
+#include "tools/bench.hpp"
+
+using namespace horizon;
+
+namespace {
+
+bool has_legal_move(const Position& pos) {
+    MoveList list;
+    generate<GenType::ALL>(pos, list);
+    return !list.empty();
+}
+
+bool is_checkmate(const Position& pos) { return pos.in_check() && !has_legal_move(pos); }
+
+bool mates_in_one(Position& pos) {
+    MoveList list;
+    generate<GenType::ALL>(pos, list);
+    for (Move m : list) {
+        pos.make_move(m);
+        const bool mate = is_checkmate(pos);
+        pos.unmake_move(m);
+        if (mate) return true;
+    }
+    return false;
+}
+
+// Brute force, independent of the search: after `first`, every reply allows mate in one.
+bool forces_mate_in_two(Position pos, Move first) {
+    pos.make_move(first);
+    if (is_checkmate(pos)) return true;
+    MoveList replies;
+    generate<GenType::ALL>(pos, replies);
+    if (replies.empty()) return false;
+    for (Move r : replies) {
+        pos.make_move(r);
+        const bool mate = mates_in_one(pos);
+        pos.unmake_move(r);
+        if (!mate) return false;
+    }
+    return true;
+}
+
+struct Searched {
+    SearchResult result;
+    std::vector<SearchReport> reports;
+};
+
+Searched search(Engine& engine, const std::string& fen, int depth, std::uint64_t nodes = 0) {
+    INFO(fen);
+    REQUIRE_FALSE(engine.set_position(fen, {}));
+    SearchLimits limits;
+    limits.depth = depth;
+    limits.nodes = nodes;
+    Searched s;
+    s.result = engine.search_sync(limits, [&](const SearchReport& r) { s.reports.push_back(r); });
+    return s;
+}
+
+std::string uci(const Engine& engine, Move m) { return engine.position().move_to_uci(m); }
+
+} // namespace
+
+TEST_CASE("uci_score: centipawns and mate distances in moves", "[search]") {
+    CHECK(uci_score(0) == "cp 0");
+    CHECK(uci_score(123) == "cp 123");
+    CHECK(uci_score(-45) == "cp -45");
+    CHECK(uci_score(mate_in(1)) == "mate 1");  // we mate with our next move
+    CHECK(uci_score(mate_in(3)) == "mate 2");
+    CHECK(uci_score(mate_in(5)) == "mate 3");
+    CHECK(uci_score(mated_in(0)) == "mate 0"); // mated now
+    CHECK(uci_score(mated_in(2)) == "mate -1"); // mated after our move and theirs
+    CHECK(uci_score(mated_in(4)) == "mate -2");
+    // The largest non-mate scores are still centipawns.
+    CHECK(uci_score(SCORE_MATE_IN_MAX_PLY - 1).rfind("cp ", 0) == 0);
+    CHECK(uci_score(-SCORE_MATE_IN_MAX_PLY + 1).rfind("cp ", 0) == 0);
+}
+
+TEST_CASE("search finds a mate in one", "[search]") {
+    Engine engine;
+    const auto s = search(engine, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 5);
+    CHECK(uci(engine, s.result.best) == "a1a8");
+    CHECK(uci_score(s.result.score) == "mate 1");
+    CHECK(s.result.score == mate_in(1));
+}
+
+TEST_CASE("search finds a mate in two", "[search]") {
+    Engine engine;
+    const std::string fen = "7k/8/8/8/8/8/1R6/R6K w - - 0 1";
+    Position root;
+    REQUIRE_FALSE(root.set_fen(fen));
+    REQUIRE_FALSE(mates_in_one(root));
+    const auto s = search(engine, fen, 6);
+    CHECK(uci_score(s.result.score) == "mate 2");
+    CHECK(forces_mate_in_two(root, s.result.best));
+}
+
+TEST_CASE("search mates rather than stalemates", "[search]") {
+    Engine engine;
+    // Queen and king against king: Qc7?? stalemates; Qc8# mates.
+    const std::string fen = "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1";
+    const auto s = search(engine, fen, 5);
+    Position after = engine.position();
+    after.make_move(s.result.best);
+    CHECK(is_checkmate(after));
+    CHECK(uci_score(s.result.score) == "mate 1");
+}
+
+TEST_CASE("search reports every depth with a legal PV", "[search]") {
+    Engine engine;
+    const std::string fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    const auto s = search(engine, fen, 6);
+    REQUIRE(s.reports.size() == 6);
+    for (std::size_t i = 0; i < s.reports.size(); ++i) {
+        const auto& r = s.reports[i];
+        CHECK(r.depth == int(i) + 1);
+        CHECK(r.seldepth >= r.depth);
+        CHECK(r.hashfull >= 0);
+        CHECK(r.hashfull <= 1000);
+        REQUIRE(!r.pv.empty());
+        Position p = engine.position();
+        for (Move m : r.pv) {
+            REQUIRE(p.is_legal(m));
+            p.make_move(m);
+        }
+        if (i) CHECK(r.nodes >= s.reports[i - 1].nodes);
+    }
+    CHECK(s.result.depth == 6);
+    CHECK(s.result.best == s.reports.back().pv.front());
+    CHECK(s.result.score == s.reports.back().score);
+    CHECK(s.result.nodes >= s.reports.back().nodes);
+    if (s.result.ponder) {
+        Position after = engine.position();
+        after.make_move(s.result.best);
+        CHECK(after.is_legal(s.result.ponder));
+    }
+}
+
+TEST_CASE("search is deterministic from a fresh state", "[search]") {
+    Engine a, b;
+    const std::string fen = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
+    const auto sa = search(a, fen, 7);
+    const auto sb = search(b, fen, 7);
+    CHECK(sa.result.nodes == sb.result.nodes);
+    CHECK(sa.result.best == sb.result.best);
+    CHECK(sa.result.score == sb.result.score);
+    // new_game forgets everything: the same search again gives the same count.
+    a.new_game();
+    const auto sc = search(a, fen, 7);
+    CHECK(sc.result.nodes == sa.result.nodes);
+}
+
+TEST_CASE("search respects a node limit", "[search]") {
+    Engine engine;
+    const auto s = search(engine, std::string(Position::START_FEN), 0, 3000);
+    // Checked at every node after depth 1: only the unwinding may overshoot a little.
+    CHECK(s.result.nodes >= 3000);
+    CHECK(s.result.nodes <= 3000 + 1024);
+    REQUIRE(s.result.best);
+    CHECK(engine.position().is_legal(s.result.best));
+}
+
+TEST_CASE("search with no legal move returns no move", "[search]") {
+    Engine engine;
+    auto mated = search(engine, "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", 4);
+    CHECK_FALSE(mated.result.best);
+    auto stalemate = search(engine, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 4);
+    CHECK_FALSE(stalemate.result.best);
+}
+
+TEST_CASE("bench: the node count is deterministic", "[search]") {
+    std::ostringstream out1, out2;
+    const auto r1 = run_bench(4, out1);
+    const auto r2 = run_bench(4, out2);
+    CHECK(r1.nodes > 0);
+    CHECK(r1.nodes == r2.nodes);
+    // The report names the same total, and one line per position.
+    CHECK(out1.str().find("Nodes searched: " + std::to_string(r1.nodes) + "\n") != std::string::npos);
+    std::istringstream lines(out1.str());
+    int positions = 0;
+    for (std::string l; std::getline(lines, l);) positions += l.rfind("Position ", 0) == 0;
+    CHECK(positions == BENCH_FEN_COUNT);
+    // A deeper bench searches more.
+    std::ostringstream out3;
+    CHECK(run_bench(5, out3).nodes > r1.nodes);
+}
+
+// --------------------------------------------------------------------------------------------
+// Transposition table
+
+TEST_CASE("tt: store and probe round trip", "[search]") {
+    TranspositionTable tt(1);
+    tt.new_search();
+    const Key key = 0x9E3779B97F4A7C15ULL;
+    const Move move = Move::make(E2, E4);
+    TTData d;
+    CHECK_FALSE(tt.probe(key, 0, d));
+    tt.store(key, 0, move, 123, -45, 7, BOUND_LOWER);
+    REQUIRE(tt.probe(key, 0, d));
+    CHECK(d.move == move);
+    CHECK(d.score == 123);
+    CHECK(d.eval == -45);
+    CHECK(d.depth == 7);
+    CHECK(d.bound == BOUND_LOWER);
+    // Ordinary scores do not depend on the ply they are probed at.
+    REQUIRE(tt.probe(key, 17, d));
+    CHECK(d.score == 123);
+    // Other keys miss: neighbours in the low bits and in the high bits. (Keys that differ
+    // only in bits neither the index nor the 16-bit check reads must collide: not tested.)
+    for (Key other : {key ^ 1, key ^ 0x8000, key ^ (Key(1) << 63), ~key}) {
+        INFO(std::hex << other);
+        CHECK_FALSE(tt.probe(other, 0, d));
+    }
+    // A newer store of the same key replaces it.
+    tt.store(key, 0, Move::make(D2, D4), -7, 3, 9, BOUND_EXACT);
+    REQUIRE(tt.probe(key, 0, d));
+    CHECK(d.move == Move::make(D2, D4));
+    CHECK(d.score == -7);
+    CHECK(d.depth == 9);
+    CHECK(d.bound == BOUND_EXACT);
+}
+
+TEST_CASE("tt: keys that differ only in their low bits are told apart", "[search]") {
+    for (std::size_t mib : {1, 16}) {
+        TranspositionTable tt(mib);
+        tt.new_search();
+        const Key base = 0x123456789ABCDEF0ULL;
+        // Three neighbours (they share a bucket when the index comes from the high bits).
+        for (Key i = 1; i <= 3; ++i) tt.store(base ^ i, 0, Move::none(), Score(100 * i), 0, 5, BOUND_EXACT);
+        for (Key i = 1; i <= 3; ++i) {
+            INFO("table " << mib << " MiB, key " << i);
+            TTData d;
+            REQUIRE(tt.probe(base ^ i, 0, d));
+            CHECK(d.score == Score(100 * i));
+        }
+        TTData d;
+        CHECK_FALSE(tt.probe(base, 0, d));
+        CHECK_FALSE(tt.probe(base ^ 4, 0, d));
+    }
+}
+
+TEST_CASE("tt: mate scores are stored relative to the node", "[search]") {
+    TranspositionTable tt(1);
+    tt.new_search();
+    const Key key = 0x0123456789ABCDEFULL;
+    TTData d;
+    // Found at ply 5: we mate at ply 9, four plies below this node.
+    tt.store(key, 5, Move::none(), mate_in(9), 0, 4, BOUND_EXACT);
+    REQUIRE(tt.probe(key, 5, d));
+    CHECK(d.score == mate_in(9));
+    // Reached again at ply 2 (a transposition): still four plies below it.
+    REQUIRE(tt.probe(key, 2, d));
+    CHECK(d.score == mate_in(6));
+    REQUIRE(tt.probe(key, 10, d));
+    CHECK(d.score == mate_in(14));
+
+    tt.store(key, 3, Move::none(), mated_in(8), 0, 4, BOUND_UPPER);
+    REQUIRE(tt.probe(key, 3, d));
+    CHECK(d.score == mated_in(8));
+    REQUIRE(tt.probe(key, 0, d));
+    CHECK(d.score == mated_in(5));
+
+    // The conversions are inverse for every score possible at a ply (no mate is nearer the
+    // root than the node itself), and leave ordinary scores alone.
+    for (int ply = 0; ply < MAX_PLY; ply += 7) {
+        for (Score s = -(SCORE_MATE - ply); s <= SCORE_MATE - ply; s += 13) {
+            CHECK(score_from_tt(score_to_tt(s, ply), ply) == s);
+            if (std::abs(s) < SCORE_MATE_IN_MAX_PLY) CHECK(score_to_tt(s, ply) == s);
+        }
+        CHECK(score_from_tt(SCORE_NONE, ply) == SCORE_NONE);
+    }
+}
+
+TEST_CASE("tt: hashfull counts this search's entries - from 0 to 1000", "[search]") {
+    TranspositionTable tt(1);
+    CHECK(tt.hashfull() == 0);
+    tt.new_search();
+    CHECK(tt.hashfull() == 0);
+    std::mt19937_64 rng(42);
+    // A handful of entries: a little above zero.
+    for (int i = 0; i < 2000; ++i) tt.store(rng(), 0, Move::none(), 0, 0, 1, BOUND_EXACT);
+    const int some = tt.hashfull();
+    CHECK(some > 0);
+    CHECK(some < 500);
+    // Far more entries than the table holds: full.
+    for (int i = 0; i < (1 << 20); ++i) tt.store(rng(), 0, Move::none(), 0, 0, 1, BOUND_EXACT);
+    CHECK(tt.hashfull() >= 990);
+    CHECK(tt.hashfull() <= 1000);
+    // A new search starts from empty as far as hashfull is concerned.
+    tt.new_search();
+    CHECK(tt.hashfull() == 0);
+    tt.clear();
+    CHECK(tt.hashfull() == 0);
+}
+
+TEST_CASE("tt: resize and clear empty the table", "[search]") {
+    TranspositionTable tt(1);
+    CHECK(tt.size_mib() == 1);
+    tt.new_search();
+    const Key key = 0xDEADBEEFCAFEF00DULL;
+    tt.store(key, 0, Move::make(G1, F3), 50, 0, 3, BOUND_EXACT);
+    TTData d;
+    REQUIRE(tt.probe(key, 0, d));
+    tt.resize(4);
+    CHECK(tt.size_mib() == 4);
+    CHECK_FALSE(tt.probe(key, 0, d));
+    tt.store(key, 0, Move::make(G1, F3), 50, 0, 3, BOUND_EXACT);
+    REQUIRE(tt.probe(key, 0, d));
+    CHECK(d.move == Move::make(G1, F3));
+    tt.clear();
+    CHECK_FALSE(tt.probe(key, 0, d));
+    tt.resize(2);
+    CHECK(tt.size_mib() == 2);
+
+    Engine engine;
+    CHECK(engine.hash_mib() == std::size_t(Engine::DEFAULT_HASH_MIB));
+    REQUIRE(engine.set_hash(2));
+    CHECK(engine.hash_mib() == 2);
+    // Still searches after a resize.
+    const auto s = search(engine, std::string(Position::START_FEN), 4);
+    CHECK(engine.position().is_legal(s.result.best));
+}

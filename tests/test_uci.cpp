@@ -1,0 +1,1109 @@
+// UCI layer: scripted sessions through string streams, driven one line at a time with
+// UciLoop::handle (searches run on the engine's thread; we wait for their bestmove).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <streambuf>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/position.hpp"
+#include "engine/config.hpp"
+#include "engine/engine.hpp"
+#include "movegen/movegen.hpp"
+#include "uci/uci.hpp"
+
+using namespace horizon;
+using namespace std::chrono_literals;
+
+namespace {
+
+// An output buffer that may be read while the search thread writes to it.
+class CaptureBuf : public std::streambuf {
+public:
+    std::string snapshot() const {
+        std::lock_guard lock(mutex_);
+        return data_;
+    }
+
+protected:
+    int_type overflow(int_type c) override {
+        if (c != traits_type::eof()) {
+            std::lock_guard lock(mutex_);
+            data_ += traits_type::to_char_type(c);
+        }
+        return traits_type::not_eof(c);
+    }
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+        std::lock_guard lock(mutex_);
+        data_.append(s, std::size_t(n));
+        return n;
+    }
+
+private:
+    mutable std::mutex mutex_;
+    std::string data_;
+};
+
+// Complete lines only (a line still being written has no '\n' yet).
+std::vector<std::string> complete_lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
+        out.push_back(text.substr(start, nl - start));
+    return out;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+    return s.rfind(prefix, 0) == 0;
+}
+
+std::vector<std::string> tokens(const std::string& line) {
+    std::istringstream in(line);
+    std::vector<std::string> out;
+    for (std::string t; in >> t;) out.push_back(t);
+    return out;
+}
+
+int count_prefix(const std::vector<std::string>& lines, const std::string& prefix) {
+    return int(std::count_if(lines.begin(), lines.end(),
+                             [&](const std::string& l) { return starts_with(l, prefix); }));
+}
+
+struct Session {
+    CaptureBuf buf;
+    std::ostream out{&buf};
+    std::istringstream in;
+    Engine engine;
+    UciLoop loop{in, out, engine};
+
+    ~Session() {
+        // The search thread reports through the loop: end it before the loop goes.
+        engine.stop();
+        engine.wait();
+    }
+
+    bool send(const std::string& line) { return loop.handle(line); }
+    std::vector<std::string> lines() const { return complete_lines(buf.snapshot()); }
+    std::size_t mark() const { return lines().size(); }
+    std::vector<std::string> since(std::size_t from) const {
+        auto all = lines();
+        return from >= all.size() ? std::vector<std::string>{}
+                                  : std::vector<std::string>(all.begin() + long(from), all.end());
+    }
+    // Sends a command and returns the lines it produced (for synchronous commands).
+    std::vector<std::string> run(const std::string& line) {
+        const auto from = mark();
+        send(line);
+        return since(from);
+    }
+    bool has_bestmove(std::size_t from) const { return count_prefix(since(from), "bestmove") > 0; }
+    // Waits until a bestmove appears after line `from`; on timeout stops the search and fails.
+    void wait_bestmove(std::size_t from, std::chrono::milliseconds timeout = 30s) {
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        while (!has_bestmove(from)) {
+            if (std::chrono::steady_clock::now() > deadline) {
+                engine.stop();
+                engine.wait();
+                FAIL("no bestmove within " << timeout.count() << " ms");
+            }
+            std::this_thread::sleep_for(1ms);
+        }
+        engine.wait();
+    }
+    // Sends a `go` with a finite limit and returns everything up to its bestmove.
+    std::vector<std::string> go(const std::string& line, std::chrono::milliseconds timeout = 30s) {
+        const auto from = mark();
+        send(line);
+        wait_bestmove(from, timeout);
+        return since(from);
+    }
+};
+
+struct Info {
+    std::map<std::string, long long> num;
+    std::string score_kind; // "cp" or "mate"
+    long long score = 0;
+    bool bound = false;
+    std::vector<std::string> pv;
+};
+
+// Parses a search `info` line (not `info string`).
+Info parse_info(const std::string& line) {
+    const auto t = tokens(line);
+    REQUIRE(t.size() >= 2);
+    REQUIRE(t[0] == "info");
+    Info info;
+    static const std::set<std::string> numeric = {"depth", "seldepth", "multipv", "nodes",
+                                                  "nps",   "hashfull", "time",    "currmovenumber",
+                                                  "tbhits"};
+    for (std::size_t i = 1; i < t.size(); ++i) {
+        const std::string& key = t[i];
+        if (numeric.count(key)) {
+            INFO(line);
+            REQUIRE(i + 1 < t.size());
+            REQUIRE_FALSE(info.num.count(key));
+            info.num[key] = std::stoll(t[++i]);
+        } else if (key == "score") {
+            INFO(line);
+            REQUIRE(i + 2 < t.size());
+            info.score_kind = t[++i];
+            REQUIRE((info.score_kind == "cp" || info.score_kind == "mate"));
+            info.score = std::stoll(t[++i]);
+            if (i + 1 < t.size() && (t[i + 1] == "lowerbound" || t[i + 1] == "upperbound")) {
+                info.bound = true;
+                ++i;
+            }
+        } else if (key == "pv") {
+            info.pv.assign(t.begin() + long(i) + 1, t.end());
+            break;
+        } else {
+            FAIL("unexpected token '" << key << "' in: " << line);
+        }
+    }
+    return info;
+}
+
+bool has_legal_move(const Position& pos) {
+    MoveList list;
+    generate<GenType::ALL>(pos, list);
+    return !list.empty();
+}
+
+struct SearchOutput {
+    std::vector<Info> infos;
+    std::vector<std::string> info_strings;
+    std::string best;
+    std::optional<std::string> ponder;
+};
+
+// Checks the shape of one search's output: info lines, then exactly one bestmove, last.
+// Every PV is legal from the root; the last info line's PV starts with the bestmove.
+SearchOutput check_search_output(const std::vector<std::string>& lines, const Position& root) {
+    SearchOutput out;
+    REQUIRE(!lines.empty());
+    REQUIRE(count_prefix(lines, "bestmove") == 1);
+    REQUIRE(starts_with(lines.back(), "bestmove "));
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+        const std::string& l = lines[i];
+        INFO("line: " << l);
+        REQUIRE(starts_with(l, "info "));
+        if (starts_with(l, "info string")) {
+            out.info_strings.push_back(l);
+            continue;
+        }
+        const Info info = parse_info(l);
+        REQUIRE(info.num.count("depth"));
+        REQUIRE(!info.score_kind.empty());
+        for (const char* key : {"multipv", "nodes", "nps", "hashfull", "time"})
+            REQUIRE(info.num.count(key));
+        CHECK(info.num.at("multipv") == 1);
+        CHECK(info.num.at("hashfull") >= 0);
+        CHECK(info.num.at("hashfull") <= 1000);
+        CHECK(info.num.at("time") >= 0);
+        CHECK(info.num.at("nps") >= 0);
+        if (info.num.at("time") > 0)
+            CHECK(info.num.at("nps") == info.num.at("nodes") * 1000 / info.num.at("time"));
+        if (info.num.at("depth") > 0) {
+            REQUIRE(info.num.count("seldepth"));
+            CHECK(info.num.at("seldepth") >= info.num.at("depth"));
+            CHECK(info.num.at("nodes") > 0);
+            REQUIRE(!info.pv.empty());
+            Position p = root;
+            for (const auto& mv : info.pv) {
+                INFO("pv move " << mv << " in " << p.fen());
+                const auto m = p.parse_uci_move(mv);
+                REQUIRE(m);
+                p.make_move(*m);
+            }
+        }
+        out.infos.push_back(info);
+    }
+    // Reports only go deeper and count more nodes.
+    for (std::size_t i = 1; i < out.infos.size(); ++i) {
+        CHECK(out.infos[i].num.at("depth") >= out.infos[i - 1].num.at("depth"));
+        CHECK(out.infos[i].num.at("nodes") >= out.infos[i - 1].num.at("nodes"));
+    }
+    const auto b = tokens(lines.back());
+    REQUIRE((b.size() == 2 || b.size() == 4));
+    out.best = b[1];
+    if (b.size() == 4) {
+        REQUIRE(b[2] == "ponder");
+        out.ponder = b[3];
+    }
+    REQUIRE(!out.infos.empty());
+    if (has_legal_move(root)) {
+        const auto best = root.parse_uci_move(out.best);
+        INFO("bestmove " << out.best << " in " << root.fen());
+        REQUIRE(best);
+        REQUIRE(!out.infos.back().pv.empty());
+        CHECK(out.infos.back().pv.front() == out.best);
+        if (out.ponder) {
+            Position after = root;
+            after.make_move(*best);
+            INFO("ponder " << *out.ponder << " in " << after.fen());
+            CHECK(after.parse_uci_move(*out.ponder));
+        }
+    } else {
+        CHECK(out.best == "0000");
+        CHECK_FALSE(out.ponder);
+    }
+    return out;
+}
+
+Position position_from(const std::string& fen) {
+    Position p;
+    const auto err = p.set_fen(fen);
+    INFO(fen);
+    REQUIRE_FALSE(err);
+    return p;
+}
+
+// Brute force, independent of the search: does `m` force mate with the next white move?
+bool is_checkmate(const Position& pos) { return pos.in_check() && !has_legal_move(pos); }
+
+bool mates_in_one(Position& pos) {
+    MoveList list;
+    generate<GenType::ALL>(pos, list);
+    for (Move m : list) {
+        pos.make_move(m);
+        const bool mate = is_checkmate(pos);
+        pos.unmake_move(m);
+        if (mate) return true;
+    }
+    return false;
+}
+
+bool forces_mate_in_two(Position pos, Move first) {
+    pos.make_move(first);
+    if (is_checkmate(pos)) return true;
+    MoveList replies;
+    generate<GenType::ALL>(pos, replies);
+    if (replies.empty()) return false; // stalemate
+    for (Move r : replies) {
+        pos.make_move(r);
+        const bool mate = mates_in_one(pos);
+        pos.unmake_move(r);
+        if (!mate) return false;
+    }
+    return true;
+}
+
+const std::string START = std::string(Position::START_FEN);
+
+} // namespace
+
+// --------------------------------------------------------------------------------------------
+// uci, isready
+
+TEST_CASE("uci prints identity - every option - then uciok", "[uci]") {
+    Session s;
+    const auto out = s.run("uci");
+    REQUIRE(out.size() >= 3);
+    const auto& id = engine_identity();
+    CHECK(out[0] == "id name " + id.name + " " + id.version);
+    CHECK(out[1] == "id author " + id.author);
+    CHECK(out.back() == "uciok");
+    CHECK(count_prefix(out, "uciok") == 1);
+
+    // Every line between the id lines and uciok is an option declaration.
+    std::map<std::string, std::string> decl; // name -> rest after "type "
+    for (std::size_t i = 2; i + 1 < out.size(); ++i) {
+        INFO(out[i]);
+        REQUIRE(starts_with(out[i], "option name "));
+        const auto type_at = out[i].find(" type ");
+        REQUIRE(type_at != std::string::npos);
+        const std::string name = out[i].substr(12, type_at - 12);
+        REQUIRE_FALSE(decl.count(name));
+        decl[name] = out[i].substr(type_at + 6);
+    }
+    for (const char* name : {"Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "Move Overhead",
+                             "UCI_Chess960", "UCI_AnalyseMode"}) {
+        INFO(name);
+        CHECK(decl.count(name));
+    }
+    CHECK(decl["Clear Hash"] == "button");
+    for (const char* name : {"Ponder", "UCI_Chess960", "UCI_AnalyseMode"})
+        CHECK(decl[name] == "check default false");
+    // Spin options: default inside [min, max].
+    for (const char* name : {"Hash", "Threads", "MultiPV", "Move Overhead"}) {
+        INFO(name << ": " << decl[name]);
+        const auto t = tokens(decl[name]);
+        REQUIRE(t.size() == 7);
+        CHECK(t[0] == "spin");
+        CHECK(t[1] == "default");
+        CHECK(t[3] == "min");
+        CHECK(t[5] == "max");
+        const long long def = std::stoll(t[2]), lo = std::stoll(t[4]), hi = std::stoll(t[6]);
+        CHECK(lo <= def);
+        CHECK(def <= hi);
+    }
+    // The declared defaults are the engine's.
+    CHECK(tokens(decl["Hash"])[2] == std::to_string(s.engine.hash_mib()));
+    CHECK(tokens(decl["Move Overhead"])[2] == std::to_string(s.engine.move_overhead()));
+    CHECK(tokens(decl["Hash"])[6] == std::to_string(Engine::MAX_HASH_MIB));
+}
+
+TEST_CASE("isready answers readyok", "[uci]") {
+    Session s;
+    CHECK(s.run("isready") == std::vector<std::string>{"readyok"});
+    CHECK(s.run("isready") == std::vector<std::string>{"readyok"});
+}
+
+// --------------------------------------------------------------------------------------------
+// setoption
+
+TEST_CASE("setoption: names are case-insensitive and may contain spaces", "[uci]") {
+    Session s;
+    REQUIRE(s.engine.hash_mib() != 32);
+    CHECK(s.run("setoption name hash value 32").empty());
+    CHECK(s.engine.hash_mib() == 32);
+    CHECK(s.run("setoption name HASH value 8").empty());
+    CHECK(s.engine.hash_mib() == 8);
+
+    CHECK(s.run("setoption name Move Overhead value 123").empty());
+    CHECK(s.engine.move_overhead() == 123);
+    CHECK(s.run("setoption name move overhead value 7").empty());
+    CHECK(s.engine.move_overhead() == 7);
+
+    CHECK(s.run("setoption name Clear Hash").empty());
+    CHECK(s.run("setoption name clear hash").empty());
+
+    CHECK_FALSE(s.engine.chess960());
+    CHECK(s.run("setoption name uci_chess960 value TRUE").empty());
+    CHECK(s.engine.chess960());
+    CHECK(s.run("setoption name UCI_Chess960 value false").empty());
+    CHECK_FALSE(s.engine.chess960());
+
+    CHECK(s.run("setoption name Threads value 1").empty());
+    CHECK(s.run("setoption name MultiPV value 1").empty());
+    CHECK(s.run("setoption name Ponder value true").empty());
+    CHECK(s.run("setoption name UCI_AnalyseMode value true").empty());
+}
+
+TEST_CASE("setoption: unknown - malformed and out-of-range input is reported once", "[uci]") {
+    Session s;
+    const auto hash0 = s.engine.hash_mib();
+    const auto overhead0 = s.engine.move_overhead();
+
+    SECTION("unknown option") {
+        const auto out = s.run("setoption name NoSuchOption value 3");
+        REQUIRE(out.size() == 1);
+        CHECK(starts_with(out[0], "info string "));
+        CHECK(out[0].find("NoSuchOption") != std::string::npos);
+    }
+    SECTION("no name") {
+        const auto a = s.run("setoption");
+        REQUIRE(a.size() == 1);
+        CHECK(starts_with(a[0], "info string "));
+        const auto b = s.run("setoption name");
+        REQUIRE(b.size() == 1);
+        CHECK(starts_with(b[0], "info string "));
+        const auto c = s.run("setoption value 3");
+        REQUIRE(c.size() == 1);
+        CHECK(starts_with(c[0], "info string "));
+    }
+    SECTION("spin without a value keeps the old value") {
+        for (const char* cmd : {"setoption name Hash", "setoption name Hash value"}) {
+            INFO(cmd);
+            const auto out = s.run(cmd);
+            REQUIRE(out.size() == 1);
+            CHECK(starts_with(out[0], "info string "));
+            CHECK(s.engine.hash_mib() == hash0);
+        }
+    }
+    SECTION("spin with a non-numeric value keeps the old value and says so") {
+        for (const char* cmd : {"setoption name Hash value abc", "setoption name Hash value 12x",
+                                "setoption name Hash value 3.5", "setoption name Hash value 1 2"}) {
+            INFO(cmd);
+            const auto out = s.run(cmd);
+            REQUIRE(out.size() == 1);
+            CHECK(starts_with(out[0], "info string "));
+            CHECK(out[0].find("kept") != std::string::npos);
+            CHECK(s.engine.hash_mib() == hash0);
+        }
+        const auto out = s.run("setoption name Move Overhead value lots");
+        REQUIRE(out.size() == 1);
+        CHECK(s.engine.move_overhead() == overhead0);
+    }
+    SECTION("spin out of range is clamped and says so") {
+        auto out = s.run("setoption name Hash value 0");
+        REQUIRE(out.size() == 1);
+        CHECK(starts_with(out[0], "info string "));
+        CHECK(s.engine.hash_mib() == 1);
+
+        out = s.run("setoption name Move Overhead value 99999");
+        REQUIRE(out.size() == 1);
+        CHECK(starts_with(out[0], "info string "));
+        CHECK(s.engine.move_overhead() == 5000);
+
+        out = s.run("setoption name Move Overhead value -5");
+        REQUIRE(out.size() == 1);
+        CHECK(s.engine.move_overhead() == 0);
+
+        // Beyond the range of any integer type: clamped like any other out-of-range value.
+        out = s.run("setoption name Move Overhead value -99999999999999999999999999");
+        REQUIRE(out.size() == 1);
+        CHECK(s.engine.move_overhead() == 0);
+        out = s.run("setoption name Move Overhead value 99999999999999999999999999");
+        REQUIRE(out.size() == 1);
+        CHECK(s.engine.move_overhead() == 5000);
+
+        out = s.run("setoption name MultiPV value 0");
+        REQUIRE(out.size() == 1);
+        CHECK(starts_with(out[0], "info string "));
+    }
+    SECTION("check option with a bad or missing value") {
+        for (const char* cmd : {"setoption name UCI_Chess960 value yes",
+                                "setoption name UCI_Chess960 value 1",
+                                "setoption name UCI_Chess960"}) {
+            INFO(cmd);
+            const auto out = s.run(cmd);
+            REQUIRE(out.size() == 1);
+            CHECK(starts_with(out[0], "info string "));
+            CHECK_FALSE(s.engine.chess960());
+        }
+        const auto out = s.run("setoption name Ponder value maybe");
+        REQUIRE(out.size() == 1);
+        CHECK(starts_with(out[0], "info string "));
+    }
+    SECTION("button with a value is still pressed, with a note") {
+        const auto out = s.run("setoption name Clear Hash value now");
+        REQUIRE(out.size() == 1);
+        CHECK(starts_with(out[0], "info string "));
+    }
+    // Whatever happened, the loop still answers and searches.
+    CHECK(s.run("isready") == std::vector<std::string>{"readyok"});
+    check_search_output(s.go("go depth 2"), s.engine.position());
+}
+
+TEST_CASE("setoption during an infinite search stops it and applies the option", "[uci]") {
+    Session s;
+    const auto from = s.mark();
+    s.send("go infinite");
+    std::this_thread::sleep_for(50ms);
+    s.send("setoption name Hash value 4");
+    // The search was stopped first: its bestmove has been sent, and the table resized.
+    s.wait_bestmove(from, 5s);
+    CHECK(s.engine.hash_mib() == 4);
+    check_search_output(s.since(from), s.engine.position());
+}
+
+// --------------------------------------------------------------------------------------------
+// position
+
+TEST_CASE("position startpos / fen with moves", "[uci]") {
+    Session s;
+    CHECK(s.run("position startpos").empty());
+    CHECK(s.engine.position().fen() == START);
+
+    CHECK(s.run("position startpos moves e2e4 e7e5 g1f3").empty());
+    Position expect = position_from(START);
+    for (const char* mv : {"e2e4", "e7e5", "g1f3"}) expect.make_move(*expect.parse_uci_move(mv));
+    CHECK(s.engine.position().fen() == expect.fen());
+    CHECK(s.engine.position().key() == expect.key());
+
+    const std::string kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    CHECK(s.run("position fen " + kiwipete).empty());
+    CHECK(s.engine.position().fen() == kiwipete);
+
+    CHECK(s.run("position fen " + kiwipete + " moves e1g1 a6e2 c3e2").empty());
+    Position k = position_from(kiwipete);
+    for (const char* mv : {"e1g1", "a6e2", "c3e2"}) k.make_move(*k.parse_uci_move(mv));
+    CHECK(s.engine.position().fen() == k.fen());
+    CHECK(s.engine.position().side_to_move() == BLACK);
+
+    // `moves` with nothing after it is the position itself.
+    CHECK(s.run("position startpos moves").empty());
+    CHECK(s.engine.position().fen() == START);
+}
+
+TEST_CASE("position with a 200-ply move list", "[uci]") {
+    Session s;
+    std::string cmd = "position startpos moves";
+    for (int i = 0; i < 50; ++i) cmd += " g1f3 g8f6 f3g1 f6g8";
+    CHECK(s.run(cmd).empty());
+    // Back at the start, 200 reversible plies later: move 101, halfmove clock 200.
+    CHECK(s.engine.position().fen() ==
+          "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 200 101");
+    CHECK(s.engine.position().game_ply() == 200);
+    // A draw by rule at the root still gets a legal move.
+    check_search_output(s.go("go depth 3"), s.engine.position());
+}
+
+TEST_CASE("position: a bad FEN is rejected whole - with one info string", "[uci]") {
+    Session s;
+    REQUIRE(s.run("position startpos moves d2d4 d7d5").empty());
+    const std::string before = s.engine.position().fen();
+    REQUIRE(before != START);
+
+    const std::vector<std::string> bad = {
+        "",                                                              // no FEN at all
+        "8/8/8/8/8/8/8/8 w",                                             // too few fields
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", // too many fields
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",      // bad piece letter
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",       // 7 files on rank 1
+        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",      // 9 files
+        "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",        // 7 ranks
+        "4k3/8/8/8/8/8/8/3KK3 w - - 0 1",                                // two white kings
+        "8/8/8/8/8/8/8/4K3 w - - 0 1",                                   // no black king
+        "P3k3/8/8/8/8/8/8/4K3 w - - 0 1",                                // pawn on rank 8
+        "4k3/8/8/8/8/8/8/p3K3 w - - 0 1",                                // pawn on rank 1
+        "4k3/8/8/8/8/8/8/4K3 x - - 0 1",                                 // side 'x'
+        "4k3/8/8/8/8/8/8/4K3 w K - 0 1",                                 // castling, no rook
+        "4k3/8/8/8/8/8/8/4K2R w Z - 0 1",                                // castling letter
+        "4k3/8/8/8/8/8/4K3/7R w K - 0 1",                                // king off its rank
+        "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",                                // ep on wrong rank
+        "4k3/8/8/8/8/8/8/4K3 w - e6 0 1",                                // ep without a push
+        "4k3/8/8/8/8/8/8/4K3 w - z9 0 1",                                // ep not a square
+        "4k3/8/8/8/8/8/8/4K3 w - - -1 1",                                // negative halfmove
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 -3",                                // negative fullmove
+        "4k3/8/8/8/8/8/8/4K3 w - - x 1",                                 // clock not a number
+        "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",                               // side not to move in check
+    };
+    for (const auto& fen : bad) {
+        INFO("fen: '" << fen << "'");
+        const auto out = s.run("position fen " + fen);
+        REQUIRE(out.size() == 1);
+        CHECK(starts_with(out[0], "info string "));
+        CHECK(s.engine.position().fen() == before);
+        // A good move list does not rescue a bad FEN.
+        const auto out2 = s.run("position fen " + fen + " moves e1e2");
+        REQUIRE(out2.size() == 1);
+        CHECK(starts_with(out2[0], "info string "));
+        CHECK(s.engine.position().fen() == before);
+    }
+}
+
+TEST_CASE("position: an illegal move anywhere rejects the whole command", "[uci]") {
+    Session s;
+    REQUIRE(s.run("position startpos moves e2e4").empty());
+    const std::string before = s.engine.position().fen();
+    for (const char* cmd : {
+             "position startpos moves e2e4 e7e5 e1e3 b8c6", // illegal king move in the middle
+             "position startpos moves e2e4 e2e4",           // no piece there any more
+             "position startpos moves e2e5",                // a pawn cannot go three squares
+             "position startpos moves e7e5",                // black's move with white to move
+             "position startpos moves e2e4 e7e5 zzzz",      // malformed
+             "position startpos moves e2e4 e7e5 e2",        // truncated
+             "position startpos moves e2e4 e7e5 g1f3x",     // trailing garbage
+             "position startpos moves a7a8q",               // promotion that is not there
+             "position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 moves e1g1 e8d8 f1g1", // g1: own king
+         }) {
+        INFO(cmd);
+        const auto out = s.run(cmd);
+        REQUIRE(out.size() == 1);
+        CHECK(starts_with(out[0], "info string "));
+        CHECK(s.engine.position().fen() == before);
+    }
+}
+
+TEST_CASE("position without arguments or with garbage", "[uci]") {
+    Session s;
+    REQUIRE(s.run("position startpos moves g1f3").empty());
+    const std::string before = s.engine.position().fen();
+    for (const char* cmd : {"position", "position garbage", "position startpos e2e4",
+                            "position moves e2e4", "position fen", "position startpos garbage moves e2e4"}) {
+        INFO(cmd);
+        const auto out = s.run(cmd);
+        REQUIRE(out.size() == 1);
+        CHECK(starts_with(out[0], "info string "));
+        CHECK(s.engine.position().fen() == before);
+    }
+}
+
+// --------------------------------------------------------------------------------------------
+// go
+
+TEST_CASE("go depth: info lines then one legal bestmove", "[uci]") {
+    Session s;
+    SECTION("start position") { s.send("position startpos"); }
+    SECTION("kiwipete") {
+        s.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    }
+    SECTION("black to move") { s.send("position startpos moves e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4"); }
+    const Position root = s.engine.position();
+    const auto out = check_search_output(s.go("go depth 5"), root);
+    CHECK(out.info_strings.empty());
+    // Every depth from 1 to 5 is reported, and no deeper one.
+    std::set<long long> depths;
+    for (const auto& i : out.infos) depths.insert(i.num.at("depth"));
+    CHECK(depths == std::set<long long>{1, 2, 3, 4, 5});
+    for (const auto& i : out.infos) CHECK(i.score_kind == "cp");
+}
+
+TEST_CASE("go nodes respects the node limit", "[uci]") {
+    Session s;
+    s.send("position startpos");
+    const auto out = check_search_output(s.go("go nodes 5000"), s.engine.position());
+    // The limit is checked at every node once depth 1 is done: only the nodes already on
+    // their way back up may exceed it.
+    constexpr long long SLACK = 1024;
+    for (const auto& i : out.infos) CHECK(i.num.at("nodes") <= 5000 + SLACK);
+    CHECK(out.infos.back().num.at("nodes") >= 5000);
+}
+
+TEST_CASE("go mate finds a mate in two", "[uci]") {
+    Session s;
+    // Two rooks against a lone king: no mate in one, but Ra7/Rb7 then mate on the 8th rank.
+    const std::string fen = "7k/8/8/8/8/8/1R6/R6K w - - 0 1";
+    Position root = position_from(fen);
+    REQUIRE_FALSE(mates_in_one(root));
+    s.send("position fen " + fen);
+    const auto out = check_search_output(s.go("go mate 2"), root);
+    const auto& last = out.infos.back();
+    CHECK(last.score_kind == "mate");
+    CHECK(last.score == 2);
+    const auto best = root.parse_uci_move(out.best);
+    REQUIRE(best);
+    CHECK(forces_mate_in_two(root, *best));
+}
+
+TEST_CASE("go finds a mate in two for black", "[uci]") {
+    Session s;
+    // The mirror image: black to move mates in two.
+    const std::string fen = "r6k/1r6/8/8/8/8/8/7K b - - 0 1";
+    Position root = position_from(fen);
+    REQUIRE_FALSE(mates_in_one(root));
+    s.send("position fen " + fen);
+    const auto out = check_search_output(s.go("go depth 6"), root);
+    CHECK(out.infos.back().score_kind == "mate");
+    CHECK(out.infos.back().score == 2);
+    CHECK(forces_mate_in_two(root, *root.parse_uci_move(out.best)));
+}
+
+TEST_CASE("go: mate in one - and being mated in one", "[uci]") {
+    Session s;
+    SECTION("mate in one (back rank)") {
+        s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+        const auto out = check_search_output(s.go("go depth 4"), s.engine.position());
+        CHECK(out.best == "a1a8");
+        CHECK(out.infos.back().score_kind == "mate");
+        CHECK(out.infos.back().score == 1);
+    }
+    SECTION("the side to move is mated next move whatever it plays") {
+        // Kg8 is forced, then Ra8#: seen at depth 2 (late-move pruning must not drop the
+        // quiet check Ra8+).
+        s.send("position fen 7k/8/6K1/8/8/8/8/R7 b - - 0 1");
+        const auto out = check_search_output(s.go("go depth 2"), s.engine.position());
+        CHECK(out.best == "h8g8");
+        CHECK(out.infos.back().score_kind == "mate");
+        CHECK(out.infos.back().score == -1);
+    }
+}
+
+TEST_CASE("go with no legal move: mated or stalemate", "[uci]") {
+    Session s;
+    SECTION("checkmated (fool's mate)") {
+        s.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+        REQUIRE(is_checkmate(s.engine.position()));
+        const auto out = check_search_output(s.go("go depth 3"), s.engine.position());
+        CHECK(out.best == "0000");
+        CHECK(out.infos.back().score_kind == "mate");
+        CHECK(out.infos.back().score == 0);
+    }
+    SECTION("stalemate") {
+        s.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+        REQUIRE_FALSE(s.engine.position().in_check());
+        REQUIRE_FALSE(has_legal_move(s.engine.position()));
+        const auto out = check_search_output(s.go("go depth 3"), s.engine.position());
+        CHECK(out.best == "0000");
+        CHECK(out.infos.back().score_kind == "cp");
+        CHECK(out.infos.back().score == 0);
+    }
+    SECTION("with an infinite search the bestmove still waits for stop") {
+        s.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+        REQUIRE(is_checkmate(s.engine.position()));
+        const auto from = s.mark();
+        s.send("go infinite");
+        std::this_thread::sleep_for(100ms);
+        CHECK_FALSE(s.has_bestmove(from));
+        s.send("stop");
+        s.wait_bestmove(from, 5s);
+        const auto out = check_search_output(s.since(from), s.engine.position());
+        CHECK(out.best == "0000");
+    }
+    // Still usable afterwards.
+    s.send("position startpos");
+    check_search_output(s.go("go depth 2"), s.engine.position());
+}
+
+TEST_CASE("go searchmoves restricts the root moves", "[uci]") {
+    Session s;
+    s.send("position startpos");
+    const auto out = check_search_output(s.go("go searchmoves a2a3 b2b3 depth 4"), s.engine.position());
+    CHECK((out.best == "a2a3" || out.best == "b2b3"));
+    for (const auto& i : out.infos) CHECK((i.pv.front() == "a2a3" || i.pv.front() == "b2b3"));
+    CHECK(out.info_strings.empty());
+
+    // An illegal entry is reported and ignored; the legal one still restricts the search.
+    const auto out2 = check_search_output(s.go("go searchmoves e2e5 h2h3 depth 3"), s.engine.position());
+    CHECK(out2.info_strings.size() == 1);
+    CHECK(out2.best == "h2h3");
+}
+
+TEST_CASE("go: bad values are reported and a bestmove still comes", "[uci]") {
+    Session s;
+    s.send("position startpos moves e2e4");
+    const Position root = s.engine.position();
+    struct Case {
+        const char* cmd;
+        long long max_depth; // deepest report expected (0: not checked)
+    };
+    for (const Case c : {Case{"go depth -1", 1}, Case{"go depth 0", 1}, Case{"go depth abc depth 2", 2},
+                         Case{"go nodes 0", 0}, Case{"go nodes -7", 0}, Case{"go movetime 0", 0},
+                         Case{"go wtime x depth 2", 2}, Case{"go depth movetime 50", 0},
+                         Case{"go frobnicate depth 2", 2}, Case{"go movestogo 0 depth 2", 2},
+                         Case{"go depth 99999999999999999999999 movetime 50", 0}}) {
+        INFO(c.cmd);
+        const auto out = check_search_output(s.go(c.cmd, 10s), root);
+        CHECK(out.info_strings.size() == 1);
+        if (c.max_depth) {
+            long long deepest = 0;
+            for (const auto& i : out.infos) deepest = std::max(deepest, i.num.at("depth"));
+            CHECK(deepest == c.max_depth);
+        }
+    }
+}
+
+TEST_CASE("go: a drawn position by rule still gets a legal bestmove", "[uci]") {
+    Session s;
+    SECTION("fifty-move rule") { s.send("position fen 4k3/8/8/8/8/8/4P3/4K2R w K - 100 80"); }
+    SECTION("threefold repetition") {
+        s.send("position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    }
+    SECTION("insufficient material") { s.send("position fen 8/8/4k3/8/8/3K4/8/8 w - - 0 1"); }
+    REQUIRE(s.engine.position().fen() != START);
+    check_search_output(s.go("go depth 4"), s.engine.position());
+}
+
+TEST_CASE("go ponder: bestmove ... ponder X has a legal X", "[uci]") {
+    Session s;
+    // Some positions give a ponder move at depth 5; check each one that does.
+    int with_ponder = 0;
+    for (const char* pos : {"position startpos", "position startpos moves e2e4 e7e5",
+                            "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"}) {
+        s.send(pos);
+        const auto out = check_search_output(s.go("go depth 5"), s.engine.position());
+        with_ponder += out.ponder.has_value();
+    }
+    CHECK(with_ponder > 0);
+}
+
+TEST_CASE("go infinite waits for stop", "[uci]") {
+    Session s;
+    s.send("position startpos");
+    const auto from = s.mark();
+    s.send("go infinite");
+    std::this_thread::sleep_for(200ms);
+    CHECK_FALSE(s.has_bestmove(from));
+    CHECK(s.engine.searching());
+    s.send("stop");
+    s.wait_bestmove(from, 5s);
+    CHECK_FALSE(s.engine.searching());
+    check_search_output(s.since(from), s.engine.position());
+    // A second stop changes nothing.
+    const auto after = s.mark();
+    s.send("stop");
+    std::this_thread::sleep_for(20ms);
+    CHECK(s.since(after).empty());
+}
+
+TEST_CASE("go infinite on a forced mate still waits for stop", "[uci]") {
+    Session s;
+    s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    const auto from = s.mark();
+    s.send("go infinite");
+    std::this_thread::sleep_for(200ms);
+    CHECK_FALSE(s.has_bestmove(from));
+    s.send("stop");
+    s.wait_bestmove(from, 5s);
+    CHECK(check_search_output(s.since(from), s.engine.position()).best == "a1a8");
+}
+
+TEST_CASE("go ponder then ponderhit", "[uci]") {
+    Session s;
+    s.send("position startpos moves e2e4");
+    const auto from = s.mark();
+    s.send("go ponder wtime 1000 btime 1000");
+    // While pondering the clock does not run: 200 ms is far more than this move's share.
+    std::this_thread::sleep_for(200ms);
+    CHECK_FALSE(s.has_bestmove(from));
+    const auto hit = std::chrono::steady_clock::now();
+    s.send("ponderhit");
+    s.wait_bestmove(from, 5s);
+    const auto ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - hit)
+            .count();
+    // Once the ponder move is played, the move must come within the 1000 ms on the clock.
+    CHECK(ms < 1000);
+    check_search_output(s.since(from), s.engine.position());
+}
+
+TEST_CASE("go ponder then stop (ponder miss)", "[uci]") {
+    Session s;
+    s.send("position startpos moves e2e4");
+    const auto from = s.mark();
+    s.send("go ponder wtime 1000 btime 1000");
+    std::this_thread::sleep_for(100ms);
+    CHECK_FALSE(s.has_bestmove(from));
+    s.send("stop");
+    s.wait_bestmove(from, 5s);
+    check_search_output(s.since(from), s.engine.position());
+}
+
+TEST_CASE("stop and ponderhit while idle do nothing", "[uci]") {
+    Session s;
+    CHECK(s.run("stop").empty());
+    CHECK(s.run("ponderhit").empty());
+    CHECK(s.run("stop").empty());
+    std::this_thread::sleep_for(20ms);
+    CHECK(s.lines().empty());
+    s.send("position startpos");
+    check_search_output(s.go("go depth 2"), s.engine.position());
+    // After a finished search, too.
+    CHECK(s.run("ponderhit").empty());
+    CHECK(s.run("stop").empty());
+    check_search_output(s.go("go depth 2"), s.engine.position());
+}
+
+TEST_CASE("commands that arrive during a search", "[uci]") {
+    Session s;
+    s.send("position startpos");
+    const auto from = s.mark();
+    s.send("go infinite");
+    std::this_thread::sleep_for(30ms);
+    SECTION("go: the running search ends with its bestmove, then the new one runs") {
+        s.send("go depth 2");
+        s.wait_bestmove(from, 5s);
+        const auto deadline = std::chrono::steady_clock::now() + 10s;
+        while (count_prefix(s.since(from), "bestmove") < 2 && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(1ms);
+        s.engine.wait();
+        CHECK(count_prefix(s.since(from), "bestmove") == 2);
+    }
+    SECTION("position: the search stops, the position changes") {
+        s.send("position startpos moves d2d4");
+        s.wait_bestmove(from, 5s);
+        CHECK(count_prefix(s.since(from), "bestmove") == 1);
+        CHECK(s.engine.position().side_to_move() == BLACK);
+    }
+    SECTION("ucinewgame: the search stops") {
+        s.send("ucinewgame");
+        s.wait_bestmove(from, 5s);
+        CHECK(count_prefix(s.since(from), "bestmove") == 1);
+    }
+    SECTION("isready is answered while the search runs") {
+        const auto mark = s.mark();
+        s.send("isready");
+        CHECK(count_prefix(s.since(mark), "readyok") == 1);
+        CHECK(s.engine.searching());
+        s.send("stop");
+        s.wait_bestmove(from, 5s);
+    }
+}
+
+// --------------------------------------------------------------------------------------------
+// Robustness
+
+TEST_CASE("odd input never breaks the loop", "[uci]") {
+    Session s;
+    s.send("position startpos moves e2e4");
+    const std::string before = s.engine.position().fen();
+
+    CHECK(s.run("").empty());
+    CHECK(s.run("   ").empty());
+    CHECK(s.run("\t \t").empty());
+    CHECK(s.run("\r").empty());
+    CHECK(s.run("isready\r") == std::vector<std::string>{"readyok"});
+    CHECK(s.run("  \t isready  \t ") == std::vector<std::string>{"readyok"});
+
+    // Unknown command: one info string.
+    auto out = s.run("frobnicate the engine");
+    REQUIRE(out.size() == 1);
+    CHECK(starts_with(out[0], "info string "));
+    // Case matters in UCI.
+    out = s.run("ISREADY");
+    REQUIRE(out.size() == 1);
+    CHECK(starts_with(out[0], "info string "));
+
+    // A 1 MB line of garbage: one short info string.
+    std::string garbage;
+    garbage.reserve(1 << 20);
+    for (std::size_t i = 0; garbage.size() < (1u << 20); ++i)
+        garbage += char('!' + (i * 7919) % 90) + std::string((i % 13 == 0) ? " " : "");
+    out = s.run(garbage);
+    REQUIRE(out.size() == 1);
+    CHECK(starts_with(out[0], "info string "));
+    CHECK(out[0].size() < 1000);
+    out = s.run("position fen " + garbage);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].size() < 1000);
+    out = s.run("setoption name " + garbage + " value 3");
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].size() < 1000);
+
+    // Every byte but the newline, once each.
+    std::string bytes;
+    for (int b = 0; b < 256; ++b)
+        if (b != '\n') bytes += char(b);
+    out = s.run(bytes);
+    REQUIRE(out.size() == 1);
+    CHECK(starts_with(out[0], "info string "));
+    out = s.run("position fen " + bytes);
+    REQUIRE(out.size() == 1);
+    out = s.run("position startpos moves e2e4 " + bytes);
+    REQUIRE(out.size() == 1);
+    out = s.run("setoption name " + bytes + " value 1");
+    REQUIRE(out.size() == 1);
+    out = s.run("go " + bytes + " depth 1");
+    CHECK(count_prefix(out, "info string") >= 1);
+    s.wait_bestmove(0, 5s);
+
+    // Bad input is never echoed back raw: every reply is printable ASCII.
+    for (const auto& l : s.lines()) {
+        INFO(l.substr(0, 80));
+        CHECK(std::all_of(l.begin(), l.end(), [](char c) {
+            return static_cast<unsigned char>(c) >= 32 && static_cast<unsigned char>(c) < 127;
+        }));
+    }
+    // Still the same position, still answering, still searching.
+    CHECK(s.engine.position().fen() == before);
+    CHECK(s.run("isready") == std::vector<std::string>{"readyok"});
+    check_search_output(s.go("go depth 2"), s.engine.position());
+}
+
+TEST_CASE("runs of whitespace and tabs separate tokens", "[uci]") {
+    Session s;
+    CHECK(s.run("  position   startpos\tmoves e2e4 ").empty());
+    Position expect = position_from(START);
+    expect.make_move(*expect.parse_uci_move("e2e4"));
+    CHECK(s.engine.position().fen() == expect.fen());
+
+    CHECK(s.run("setoption\tname  Move   Overhead \t value\t 77").empty());
+    CHECK(s.engine.move_overhead() == 77);
+
+    CHECK(s.run("position startpos moves g1f3 g8f6\r").empty());
+    CHECK(s.engine.position().side_to_move() == WHITE);
+    check_search_output(s.go("go\tdepth  2\r"), s.engine.position());
+}
+
+// --------------------------------------------------------------------------------------------
+// d, eval, perft
+
+TEST_CASE("d shows the board - FEN - key and checkers", "[uci]") {
+    Session s;
+    s.send("position startpos moves e2e4 f7f6 d1h5");
+    const auto out = s.run("d");
+    const Position& pos = s.engine.position();
+    REQUIRE(pos.in_check());
+    CHECK(std::find(out.begin(), out.end(), "Fen: " + pos.fen()) != out.end());
+    CHECK(std::find(out.begin(), out.end(), "Checkers: h5") != out.end());
+    const auto key = std::find_if(out.begin(), out.end(), [](auto& l) { return starts_with(l, "Key: "); });
+    REQUIRE(key != out.end());
+    CHECK(std::stoull(key->substr(5), nullptr, 16) == pos.key());
+    // Eight board ranks.
+    int ranks = 0;
+    for (const auto& l : out)
+        if (!l.empty() && l.find('|') != std::string::npos) ++ranks;
+    CHECK(ranks == 8);
+
+    s.send("position startpos");
+    const auto start = s.run("d");
+    CHECK(std::find(start.begin(), start.end(), "Checkers:") != start.end());
+    CHECK(std::find(start.begin(), start.end(), "Fen: " + START) != start.end());
+}
+
+TEST_CASE("eval prints the term table and the final evaluation", "[uci]") {
+    Session s;
+    s.send("position startpos moves e2e4");
+    const auto out = s.run("eval");
+    CHECK(count_prefix(out, "Final evaluation") == 1);
+    for (const char* term : {"material", "mobility", "tempo"})
+        CHECK(std::any_of(out.begin(), out.end(), [&](auto& l) { return starts_with(l, term); }));
+}
+
+TEST_CASE("go perft prints divide and the node count", "[uci]") {
+    Session s;
+    s.send("position startpos");
+    const auto out = s.run("go perft 3");
+    // 20 "move: count" lines, a blank line, then the total.
+    REQUIRE(out.size() >= 22);
+    std::set<std::string> moves;
+    long long sum = 0;
+    for (int i = 0; i < 20; ++i) {
+        INFO(out[std::size_t(i)]);
+        const auto colon = out[std::size_t(i)].find(": ");
+        REQUIRE(colon != std::string::npos);
+        const std::string mv = out[std::size_t(i)].substr(0, colon);
+        CHECK(s.engine.position().parse_uci_move(mv));
+        moves.insert(mv);
+        sum += std::stoll(out[std::size_t(i)].substr(colon + 2));
+    }
+    CHECK(moves.size() == 20);
+    CHECK(sum == 8902);
+    CHECK(out[20].empty());
+    CHECK(out[21] == "Nodes searched: 8902");
+    CHECK(count_prefix(out, "bestmove") == 0);
+
+    // Kiwipete: 2039 leaves at depth 2 (the published count).
+    s.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    const auto kiwi = s.run("go perft 2");
+    CHECK(std::find(kiwi.begin(), kiwi.end(), "Nodes searched: 2039") != kiwi.end());
+}
+
+// --------------------------------------------------------------------------------------------
+// run()
+
+TEST_CASE("run returns at end of input and stops a running search", "[uci]") {
+    CaptureBuf buf;
+    std::ostream out(&buf);
+    std::istringstream in("uci\nisready\nposition startpos\ngo infinite\n");
+    Engine engine;
+    UciLoop loop(in, out, engine);
+    const auto start = std::chrono::steady_clock::now();
+    loop.run();
+    CHECK(std::chrono::steady_clock::now() - start < 5s);
+    CHECK_FALSE(engine.searching());
+    const auto lines = complete_lines(buf.snapshot());
+    CHECK(count_prefix(lines, "uciok") == 1);
+    CHECK(count_prefix(lines, "readyok") == 1);
+    CHECK(count_prefix(lines, "bestmove") == 1);
+    CHECK(starts_with(lines.back(), "bestmove"));
+}
+
+TEST_CASE("run: a last line without a newline is still handled", "[uci]") {
+    CaptureBuf buf;
+    std::ostream out(&buf);
+    std::istringstream in("isready\r\nisready");
+    Engine engine;
+    UciLoop loop(in, out, engine);
+    loop.run();
+    CHECK(complete_lines(buf.snapshot()) == std::vector<std::string>{"readyok", "readyok"});
+}
+
+TEST_CASE("quit ends the loop - later lines are not read", "[uci]") {
+    CaptureBuf buf;
+    std::ostream out(&buf);
+    std::istringstream in("isready\nposition startpos\ngo infinite\nquit\nisready\nuci\n");
+    Engine engine;
+    UciLoop loop(in, out, engine);
+    loop.run();
+    const auto lines = complete_lines(buf.snapshot());
+    CHECK(count_prefix(lines, "readyok") == 1);
+    CHECK(count_prefix(lines, "uciok") == 0);
+    CHECK(count_prefix(lines, "bestmove") == 1);
+    CHECK_FALSE(engine.searching());
+    // handle() says so too.
+    Session s;
+    CHECK(s.send("isready"));
+    CHECK_FALSE(s.send("quit"));
+    CHECK_FALSE(s.send("  quit  "));
+}
