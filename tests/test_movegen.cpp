@@ -16,7 +16,10 @@
 #include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
 
+#include "support.hpp"
+
 using namespace horizon;
+using namespace horizon::test;
 
 namespace {
 
@@ -43,13 +46,6 @@ std::vector<EpdPerftEntry> load_epd(const std::string &file) {
     return out;
 }
 
-Position position_from(const std::string &fen, bool chess960 = false) {
-    Position pos;
-    const auto err = pos.set_fen(fen, chess960);
-    INFO("FEN: " << fen << "  error: " << (err ? err->message : std::string()));
-    REQUIRE_FALSE(err.has_value());
-    return pos;
-}
 
 template <GenType T> std::vector<std::uint16_t> sorted_moves(const Position &pos) {
     MoveList list;
@@ -61,38 +57,8 @@ template <GenType T> std::vector<std::uint16_t> sorted_moves(const Position &pos
     return out;
 }
 
-// Attackers of `s` by colour `by`, from the board array and the reference sliders only.
 bool reference_attacked(const Position &pos, Square s, Color by, Bitboard occ) {
-    for (int i = 0; i < SQUARE_NB; ++i) {
-        const Square from = Square(i);
-        const Piece p = pos.piece_on(from);
-        if (p == NO_PIECE || color_of(p) != by || !(occ & square_bb(from))) continue;
-        Bitboard att = 0;
-        switch (type_of(p)) {
-        case PAWN:
-            att = pawn_attacks(by, from);
-            break;
-        case KNIGHT:
-            att = knight_attacks(from);
-            break;
-        case BISHOP:
-            att = attacks::slow_bishop_attacks(from, occ);
-            break;
-        case ROOK:
-            att = attacks::slow_rook_attacks(from, occ);
-            break;
-        case QUEEN:
-            att = attacks::slow_bishop_attacks(from, occ) | attacks::slow_rook_attacks(from, occ);
-            break;
-        case KING:
-            att = king_attacks(from);
-            break;
-        default:
-            break;
-        }
-        if (att & square_bb(s)) return true;
-    }
-    return false;
+    return reference_attackers(pos, s, by, occ) != 0;
 }
 
 Bitboard board_occupancy(const Position &pos) {

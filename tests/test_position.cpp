@@ -13,19 +13,15 @@
 #include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
 
+#include "support.hpp"
+
 using namespace horizon;
+using namespace horizon::test;
 
 namespace {
 
 const std::string KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
-Position position_from(const std::string &fen, bool chess960 = false) {
-    Position pos;
-    const auto err = pos.set_fen(fen, chess960);
-    INFO("FEN: " << fen << "  error: " << (err ? err->message : std::string()));
-    REQUIRE_FALSE(err.has_value());
-    return pos;
-}
 
 // The moves of `pos` whose UCI text is `uci`; REQUIREs that exactly one exists.
 Move legal_move(const Position &pos, const std::string &uci) {
@@ -42,7 +38,7 @@ void play(Position &pos, std::initializer_list<const char *> moves) {
 
 // Checkers worked out from the board array and the reference slider attacks only.
 Bitboard reference_checkers(const Position &pos) {
-    const Color us = pos.side_to_move(), them = ~us;
+    const Color us = pos.side_to_move();
     Square ksq = NO_SQUARE;
     Bitboard occ = 0;
     for (int i = 0; i < SQUARE_NB; ++i) {
@@ -50,37 +46,7 @@ Bitboard reference_checkers(const Position &pos) {
         if (pos.piece_on(s) != NO_PIECE) occ |= square_bb(s);
         if (pos.piece_on(s) == make_piece(us, KING)) ksq = s;
     }
-    Bitboard result = 0;
-    for (int i = 0; i < SQUARE_NB; ++i) {
-        const Square s = Square(i);
-        const Piece p = pos.piece_on(s);
-        if (p == NO_PIECE || color_of(p) != them) continue;
-        Bitboard att = 0;
-        switch (type_of(p)) {
-        case PAWN:
-            att = pawn_attacks(them, s);
-            break;
-        case KNIGHT:
-            att = knight_attacks(s);
-            break;
-        case BISHOP:
-            att = attacks::slow_bishop_attacks(s, occ);
-            break;
-        case ROOK:
-            att = attacks::slow_rook_attacks(s, occ);
-            break;
-        case QUEEN:
-            att = attacks::slow_rook_attacks(s, occ) | attacks::slow_bishop_attacks(s, occ);
-            break;
-        case KING:
-            att = king_attacks(s);
-            break;
-        default:
-            break;
-        }
-        if (att & square_bb(ksq)) result |= square_bb(s);
-    }
-    return result;
+    return reference_attackers(pos, ksq, ~us, occ);
 }
 
 // The piece bitboards agree with the board array.

@@ -13,45 +13,16 @@
 #include "search/tt.hpp"
 #include "tools/bench.hpp"
 
+#include "support.hpp"
+
 using namespace horizon;
+using namespace horizon::test;
 
 namespace {
 
-bool has_legal_move(const Position& pos) {
-    MoveList list;
-    generate<GenType::ALL>(pos, list);
-    return !list.empty();
-}
 
-bool is_checkmate(const Position& pos) { return pos.in_check() && !has_legal_move(pos); }
 
-bool mates_in_one(Position& pos) {
-    MoveList list;
-    generate<GenType::ALL>(pos, list);
-    for (Move m : list) {
-        pos.make_move(m);
-        const bool mate = is_checkmate(pos);
-        pos.unmake_move(m);
-        if (mate) return true;
-    }
-    return false;
-}
 
-// Brute force, independent of the search: after `first`, every reply allows mate in one.
-bool forces_mate_in_two(Position pos, Move first) {
-    pos.make_move(first);
-    if (is_checkmate(pos)) return true;
-    MoveList replies;
-    generate<GenType::ALL>(pos, replies);
-    if (replies.empty()) return false;
-    for (Move r : replies) {
-        pos.make_move(r);
-        const bool mate = mates_in_one(pos);
-        pos.unmake_move(r);
-        if (!mate) return false;
-    }
-    return true;
-}
 
 struct Searched {
     SearchResult result;

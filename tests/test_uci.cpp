@@ -20,7 +20,10 @@
 #include "movegen/movegen.hpp"
 #include "uci/uci.hpp"
 
+#include "support.hpp"
+
 using namespace horizon;
+using namespace horizon::test;
 using namespace std::chrono_literals;
 
 namespace {
@@ -171,11 +174,6 @@ Info parse_info(const std::string& line) {
     return info;
 }
 
-bool has_legal_move(const Position& pos) {
-    MoveList list;
-    generate<GenType::ALL>(pos, list);
-    return !list.empty();
-}
 
 struct SearchOutput {
     std::vector<Info> infos;
@@ -258,43 +256,9 @@ SearchOutput check_search_output(const std::vector<std::string>& lines, const Po
     return out;
 }
 
-Position position_from(const std::string& fen) {
-    Position p;
-    const auto err = p.set_fen(fen);
-    INFO(fen);
-    REQUIRE_FALSE(err);
-    return p;
-}
 
-// Brute force, independent of the search: does `m` force mate with the next white move?
-bool is_checkmate(const Position& pos) { return pos.in_check() && !has_legal_move(pos); }
 
-bool mates_in_one(Position& pos) {
-    MoveList list;
-    generate<GenType::ALL>(pos, list);
-    for (Move m : list) {
-        pos.make_move(m);
-        const bool mate = is_checkmate(pos);
-        pos.unmake_move(m);
-        if (mate) return true;
-    }
-    return false;
-}
 
-bool forces_mate_in_two(Position pos, Move first) {
-    pos.make_move(first);
-    if (is_checkmate(pos)) return true;
-    MoveList replies;
-    generate<GenType::ALL>(pos, replies);
-    if (replies.empty()) return false; // stalemate
-    for (Move r : replies) {
-        pos.make_move(r);
-        const bool mate = mates_in_one(pos);
-        pos.unmake_move(r);
-        if (!mate) return false;
-    }
-    return true;
-}
 
 const std::string START = std::string(Position::START_FEN);
 

@@ -1,0 +1,84 @@
+// Helpers shared by the test files: positions from FEN, a reference attack test built only
+// on the board array and the slow ray walkers, and a brute-force mate checker that does not
+// use the search.
+#pragma once
+
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "core/position.hpp"
+#include "movegen/movegen.hpp"
+
+namespace horizon::test {
+
+inline Position position_from(const std::string& fen, bool chess960 = false) {
+    Position pos;
+    const auto err = pos.set_fen(fen, chess960);
+    INFO("FEN: " << fen << "  error: " << (err ? err->message : std::string()));
+    REQUIRE_FALSE(err.has_value());
+    return pos;
+}
+
+// Pieces of colour `by` (among those on `occ`) that attack `s`, from the board array and the
+// reference sliders only.
+inline Bitboard reference_attackers(const Position& pos, Square s, Color by, Bitboard occ) {
+    Bitboard result = 0;
+    for (int i = 0; i < SQUARE_NB; ++i) {
+        const Square from = Square(i);
+        const Piece p = pos.piece_on(from);
+        if (p == NO_PIECE || color_of(p) != by || !(occ & square_bb(from))) continue;
+        Bitboard att = 0;
+        switch (type_of(p)) {
+        case PAWN: att = pawn_attacks(by, from); break;
+        case KNIGHT: att = knight_attacks(from); break;
+        case BISHOP: att = attacks::slow_bishop_attacks(from, occ); break;
+        case ROOK: att = attacks::slow_rook_attacks(from, occ); break;
+        case QUEEN:
+            att = attacks::slow_bishop_attacks(from, occ) | attacks::slow_rook_attacks(from, occ);
+            break;
+        case KING: att = king_attacks(from); break;
+        default: break;
+        }
+        if (att & square_bb(s)) result |= square_bb(from);
+    }
+    return result;
+}
+
+inline bool has_legal_move(const Position& pos) {
+    MoveList list;
+    generate<GenType::ALL>(pos, list);
+    return !list.empty();
+}
+
+inline bool is_checkmate(const Position& pos) { return pos.in_check() && !has_legal_move(pos); }
+
+inline bool mates_in_one(Position& pos) {
+    MoveList list;
+    generate<GenType::ALL>(pos, list);
+    for (Move m : list) {
+        pos.make_move(m);
+        const bool mate = is_checkmate(pos);
+        pos.unmake_move(m);
+        if (mate) return true;
+    }
+    return false;
+}
+
+// After `first`, every reply allows a mate in one (or `first` mates at once).
+inline bool forces_mate_in_two(Position pos, Move first) {
+    pos.make_move(first);
+    if (is_checkmate(pos)) return true;
+    MoveList replies;
+    generate<GenType::ALL>(pos, replies);
+    if (replies.empty()) return false; // stalemate
+    for (Move r : replies) {
+        pos.make_move(r);
+        const bool mate = mates_in_one(pos);
+        pos.unmake_move(r);
+        if (!mate) return false;
+    }
+    return true;
+}
+
+} // namespace horizon::test
