@@ -130,6 +130,15 @@ struct Session {
     }
 };
 
+// `cmd` is answered by exactly one info string and leaves the position at `before`.
+void check_rejected(Session& s, const std::string& cmd, const std::string& before) {
+    INFO(cmd);
+    const auto out = s.run(cmd);
+    REQUIRE(out.size() == 1);
+    CHECK(starts_with(out[0], "info string "));
+    CHECK(s.engine.position().fen() == before);
+}
+
 struct Info {
     std::map<std::string, long long> num;
     std::string score_kind; // "cp" or "mate"
@@ -534,15 +543,9 @@ TEST_CASE("position: a bad FEN is rejected whole - with one info string", "[uci]
     };
     for (const auto& fen : bad) {
         INFO("fen: '" << fen << "'");
-        const auto out = s.run("position fen " + fen);
-        REQUIRE(out.size() == 1);
-        CHECK(starts_with(out[0], "info string "));
-        CHECK(s.engine.position().fen() == before);
+        check_rejected(s, "position fen " + fen, before);
         // A good move list does not rescue a bad FEN.
-        const auto out2 = s.run("position fen " + fen + " moves e1e2");
-        REQUIRE(out2.size() == 1);
-        CHECK(starts_with(out2[0], "info string "));
-        CHECK(s.engine.position().fen() == before);
+        check_rejected(s, "position fen " + fen + " moves e1e2", before);
     }
 }
 
@@ -562,10 +565,7 @@ TEST_CASE("position: an illegal move anywhere rejects the whole command", "[uci]
              "position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 moves e1g1 e8d8 f1g1", // g1: own king
          }) {
         INFO(cmd);
-        const auto out = s.run(cmd);
-        REQUIRE(out.size() == 1);
-        CHECK(starts_with(out[0], "info string "));
-        CHECK(s.engine.position().fen() == before);
+        check_rejected(s, cmd, before);
     }
 }
 
@@ -576,10 +576,7 @@ TEST_CASE("position without arguments or with garbage", "[uci]") {
     for (const char* cmd : {"position", "position garbage", "position startpos e2e4",
                             "position moves e2e4", "position fen", "position startpos garbage moves e2e4"}) {
         INFO(cmd);
-        const auto out = s.run(cmd);
-        REQUIRE(out.size() == 1);
-        CHECK(starts_with(out[0], "info string "));
-        CHECK(s.engine.position().fen() == before);
+        check_rejected(s, cmd, before);
     }
 }
 
