@@ -187,15 +187,4 @@ void init_tables() {
     zobrist::init();
 }
 
-std::string bitboard_string(Bitboard b) {
-    std::string out;
-    for (int r = 7; r >= 0; --r) {
-        for (int f = 0; f < 8; ++f) {
-            out += (b & square_bb(make_square(f, r))) ? 'X' : '.';
-            out += f < 7 ? ' ' : '\n';
-        }
-    }
-    return out;
-}
-
 } // namespace horizon

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <bit>
-#include <string>
 
 #include "core/types.hpp"
 
@@ -63,8 +62,5 @@ constexpr Bitboard pawn_attacks_bb(Bitboard pawns) {
     if constexpr (C == WHITE) return shift<NORTH_EAST>(pawns) | shift<NORTH_WEST>(pawns);
     else return shift<SOUTH_EAST>(pawns) | shift<SOUTH_WEST>(pawns);
 }
-
-// An 8x8 picture of a bitboard, rank 8 first, for debugging and `d`.
-std::string bitboard_string(Bitboard b);
 
 } // namespace horizon

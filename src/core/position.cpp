@@ -346,21 +346,6 @@ Bitboard Position::attackers_to(Square s, Bitboard occ) const {
            (bishop_attacks(s, occ) & pieces(BISHOP, QUEEN)) | (king_attacks(s) & pieces(KING));
 }
 
-Bitboard Position::blockers_for_king(Color c) const {
-    const Square ksq = king_square(c);
-    Bitboard blockers = 0;
-    Bitboard snipers = ((rook_attacks(ksq, 0) & pieces(ROOK, QUEEN)) |
-                        (bishop_attacks(ksq, 0) & pieces(BISHOP, QUEEN))) &
-                       pieces(~c);
-    const Bitboard occ = pieces() ^ snipers;
-    while (snipers) {
-        const Square s = pop_lsb(snipers);
-        const Bitboard b = between_bb(ksq, s) & ~square_bb(s) & occ;
-        if (b && !more_than_one(b)) blockers |= b;
-    }
-    return blockers;
-}
-
 void Position::do_castling(bool undo, Color us, Square king_from, Square rook_from) {
     const int index = castling_index(us, file_of(rook_from) > file_of(king_from));
     const Square kto = castling_king_destination(index);
@@ -490,14 +475,11 @@ void Position::unmake_null_move() {
 }
 
 bool Position::gives_check(Move m) const {
-    const Color us = side_, them = ~us;
-    const Square ksq = king_square(them);
-    const Square from = m.from();
-    Square to = m.to();
+    const Color us = side_;
+    const Square ksq = king_square(~us);
+    const Square from = m.from(), to = m.to();
     PieceType pt = type_of(board_[from]);
     Bitboard occ = pieces() ^ square_bb(from);
-    Bitboard ours = pieces(us) ^ square_bb(from);
-    Bitboard removed = square_bb(from); // our pieces that left their squares
 
     switch (m.type()) {
     case CASTLING: {
@@ -512,7 +494,6 @@ bool Position::gives_check(Move m) const {
     default: break;
     }
     occ |= square_bb(to);
-    ours |= square_bb(to);
 
     // Direct check by the moved piece.
     if (pt == PAWN) {
@@ -521,9 +502,9 @@ bool Position::gives_check(Move m) const {
         return true;
     }
     // Discovered check by a slider that stayed where it was.
-    const Bitboard rq = pieces(us, ROOK, QUEEN) & ~removed & ~square_bb(to);
-    const Bitboard bq = pieces(us, BISHOP, QUEEN) & ~removed & ~square_bb(to);
-    return (rook_attacks(ksq, occ) & rq) || (bishop_attacks(ksq, occ) & bq);
+    const Bitboard stayed = ~(square_bb(from) | square_bb(to));
+    return (rook_attacks(ksq, occ) & pieces(us, ROOK, QUEEN) & stayed) ||
+           (bishop_attacks(ksq, occ) & pieces(us, BISHOP, QUEEN) & stayed);
 }
 
 bool Position::is_legal(Move m) const {
@@ -531,8 +512,6 @@ bool Position::is_legal(Move m) const {
     generate<GenType::ALL>(*this, list);
     return list.contains(m);
 }
-
-bool Position::is_pseudo_legal(Move m) const { return m.is_ok() && is_legal(m); }
 
 int Position::see_value(PieceType pt) {
     static constexpr int VALUES[PIECE_TYPE_NB] = {0, 100, 320, 330, 500, 950, 20000};

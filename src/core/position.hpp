@@ -79,12 +79,9 @@ public:
     // Attacks.
     Bitboard attackers_to(Square s, Bitboard occ) const;
     Bitboard attackers_to(Square s) const { return attackers_to(s, pieces()); }
-    // Pieces of either colour that alone stand between king `c` and an enemy slider.
-    Bitboard blockers_for_king(Color c) const;
 
     // Moves.
-    bool is_pseudo_legal(Move m) const; // a move that could be legal here (for TT moves)
-    bool is_legal(Move m) const;        // full legality (slow; not used by the generator)
+    bool is_legal(Move m) const; // full legality (slow; not used by the generator)
     bool gives_check(Move m) const;
     bool is_capture(Move m) const {
         return (!empty(m.to()) && m.type() != CASTLING) || m.type() == EN_PASSANT;

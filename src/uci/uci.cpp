@@ -19,11 +19,9 @@ namespace {
 
 constexpr std::size_t MAX_ECHO = 48; // longest piece of bad input echoed back
 
-std::string clip(const std::string& s) {
-    std::string out;
-    for (char c : s.substr(0, MAX_ECHO))
-        out += (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126) ? '?' : c;
-    return s.size() > MAX_ECHO ? out + "..." : out;
+// Shortens text quoted back to the GUI; info_string makes it printable.
+std::string clip(const std::string& s, std::size_t max = MAX_ECHO) {
+    return s.size() > max ? s.substr(0, max) + "..." : s;
 }
 
 std::vector<std::string> split(const std::string& line) {
@@ -222,8 +220,7 @@ void UciLoop::cmd_position(const std::vector<std::string>& args) {
         engine_.wait();
     }
     if (auto err = engine_.set_position(fen, moves))
-        info_string(clip(*err) == *err ? *err + "; position unchanged"
-                                       : err->substr(0, 200) + "...; position unchanged");
+        info_string(clip(*err, 200) + "; position unchanged");
 }
 
 void UciLoop::cmd_go(const std::vector<std::string>& args) {
