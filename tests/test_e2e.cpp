@@ -72,57 +72,38 @@ Position after_moves(const std::vector<std::string>& moves) {
 
 } // namespace
 
-TEST_CASE("e2e: start-up to uciok within 100 ms", "[e2e]") {
-    // The median of five start-ups, so one scheduler hiccup on a loaded machine does not
-    // decide it; each is measured from before fork/exec to the uciok line.
-    std::vector<long long> startup;
-    for (int i = 0; i < 5; ++i) {
-        const auto t0 = Clock::now();
+TEST_CASE("e2e: start-up answers uci with its id, options and uciok", "[e2e]") {
+    // Behaviour only: how fast is measured by `horizon uci-bench`, not here (a wall-clock
+    // bound fails on a loaded machine). The deadlines only detect a hang.
+    for (int i = 0; i < 3; ++i) {
         Subprocess p({HORIZON_BINARY});
         REQUIRE(p.write("uci\n"));
-        const auto first = p.read_line(5s);
-        const auto ok = p.wait_for("uciok", 5s);
-        startup.push_back(ms_since(t0));
+        const auto first = p.read_line(10s);
         REQUIRE(first);
         CHECK(first->rfind("id name ", 0) == 0);
+        const auto ok = p.wait_for("uciok", 10s);
         REQUIRE(ok);
         CHECK(*ok == "uciok");
         REQUIRE(p.write("quit\n"));
-        CHECK(p.wait(1s) == 0);
+        CHECK(p.wait(10s) == 0);
     }
-    std::sort(startup.begin(), startup.end());
-    INFO("start-up to uciok (ms): " << startup[0] << " " << startup[1] << " " << startup[2] << " "
-                                    << startup[3] << " " << startup[4]);
-    CHECK(startup[2] < 100);
 }
 
-TEST_CASE("e2e: isready and stop are answered at once during go infinite", "[e2e]") {
+TEST_CASE("e2e: isready and stop are answered during go infinite", "[e2e]") {
     EngineProcess e;
     e.send("position startpos");
     e.send("go infinite");
     std::this_thread::sleep_for(100ms); // well into the search
 
-    // The median of five, so one scheduler hiccup on a loaded machine does not decide it.
-    std::vector<long long> latency;
-    for (int i = 0; i < 5; ++i) {
-        const auto t0 = Clock::now();
+    // Answered while the search runs (how fast: `horizon uci-bench`; the deadlines here
+    // only detect a hang).
+    for (int i = 0; i < 3; ++i) {
         e.send("isready");
-        REQUIRE(e.p.wait_for("readyok", 2s));
-        latency.push_back(ms_since(t0));
-        std::this_thread::sleep_for(20ms);
+        REQUIRE(e.p.wait_for("readyok", 10s));
     }
-    std::sort(latency.begin(), latency.end());
-    INFO("isready latencies (ms): " << latency[0] << " " << latency[1] << " " << latency[2] << " "
-                                    << latency[3] << " " << latency[4]);
-    CHECK(latency[2] <= 50);
-
-    const auto t0 = Clock::now();
     e.send("stop");
-    const auto best = e.p.wait_for("bestmove", 2s);
-    const auto ms = ms_since(t0);
+    const auto best = e.p.wait_for("bestmove", 10s);
     REQUIRE(best);
-    INFO("stop to bestmove: " << ms << " ms");
-    CHECK(ms <= 50);
     check_bestmove(*best, start_position());
 
     // Exactly one bestmove: nothing else arrives, and the engine still answers.
@@ -166,13 +147,9 @@ TEST_CASE("e2e: go ponder - then ponderhit", "[e2e]") {
     e.send("go ponder wtime 1000 btime 1000");
     // No bestmove while pondering, although 150 ms exceeds this move's share of the clock.
     CHECK_FALSE(e.p.wait_for("bestmove", 150ms));
-    const auto t0 = Clock::now();
     e.send("ponderhit");
-    const auto best = e.p.wait_for("bestmove", 2s);
-    const auto ms = ms_since(t0);
+    const auto best = e.p.wait_for("bestmove", 10s);
     REQUIRE(best);
-    INFO("ponderhit to bestmove: " << ms << " ms");
-    CHECK(ms < 1000); // within the clock it was given
     check_bestmove(*best, after_moves({"e2e4"}));
 }
 
@@ -182,49 +159,48 @@ TEST_CASE("e2e: go movetime uses the time minus Move Overhead", "[e2e]") {
     SECTION("default Move Overhead (30 ms)") {
         const auto t0 = Clock::now();
         e.send("go movetime 500");
-        const auto best = e.p.wait_for("bestmove", 3s);
+        const auto best = e.p.wait_for("bestmove", 10s);
         const auto ms = ms_since(t0);
         REQUIRE(best);
         INFO("go movetime 500: bestmove after " << ms << " ms");
-        // 500 - 30 overhead, minus a few ms of clock granularity; never more than 50 ms late.
+        // It uses its time: 500 - 30 overhead, less a few ms of clock granularity. (How
+        // late it may be is a timing goal, measured by `horizon uci-bench`.)
         CHECK(ms >= 465);
-        CHECK(ms <= 550);
         check_bestmove(*best, start_position());
     }
     SECTION("Move Overhead 200") {
         e.send("setoption name Move Overhead value 200");
         const auto t0 = Clock::now();
         e.send("go movetime 500");
-        const auto best = e.p.wait_for("bestmove", 3s);
+        const auto best = e.p.wait_for("bestmove", 10s);
         const auto ms = ms_since(t0);
         REQUIRE(best);
         INFO("go movetime 500 with overhead 200: bestmove after " << ms << " ms");
         CHECK(ms >= 295);
-        CHECK(ms <= 350);
     }
 }
 
-TEST_CASE("e2e: quit during go infinite exits promptly", "[e2e]") {
+TEST_CASE("e2e: quit during go infinite exits with status 0", "[e2e]") {
     EngineProcess e;
     e.send("position startpos");
     e.send("go infinite");
     std::this_thread::sleep_for(100ms);
     const auto t0 = Clock::now();
     e.send("quit");
-    const auto status = e.p.wait(1s);
+    const auto status = e.p.wait(10s);
     INFO("exit after " << ms_since(t0) << " ms");
     REQUIRE(status);
     CHECK(*status == 0);
 }
 
-TEST_CASE("e2e: end of input during a search exits promptly with status 0", "[e2e]") {
+TEST_CASE("e2e: end of input during a search exits with status 0", "[e2e]") {
     EngineProcess e;
     e.send("position startpos");
     e.send("go infinite");
     std::this_thread::sleep_for(100ms);
     const auto t0 = Clock::now();
     e.p.close_stdin();
-    const auto status = e.p.wait(1s);
+    const auto status = e.p.wait(10s);
     INFO("exit after " << ms_since(t0) << " ms");
     REQUIRE(status);
     CHECK(*status == 0);
@@ -234,24 +210,16 @@ TEST_CASE("e2e: end of input during a search exits promptly with status 0", "[e2
     check_bestmove(*best, start_position());
 }
 
-TEST_CASE("e2e: tiny - zero and odd clocks still give a legal move quickly", "[e2e]") {
+TEST_CASE("e2e: tiny - zero and odd clocks still give a legal move", "[e2e]") {
     EngineProcess e;
     e.send("position startpos");
-    struct Case {
-        const char* go;
-        long long max_ms;
-    };
-    for (const Case c : {Case{"go wtime 30 btime 30", 100}, Case{"go wtime 0 btime 0", 100},
-                         Case{"go wtime -5 btime 100", 100}, Case{"go wtime 1 btime 1 winc 0", 100},
-                         Case{"go btime 1000", 1000}, Case{"go wtime 1000 movestogo 1", 1000}}) {
-        INFO(c.go);
-        const auto t0 = Clock::now();
-        e.send(c.go);
-        const auto best = e.p.wait_for("bestmove", 5s);
-        const auto ms = ms_since(t0);
+    for (const char* go : {"go wtime 30 btime 30", "go wtime 0 btime 0", "go wtime -5 btime 100",
+                           "go wtime 1 btime 1 winc 0", "go btime 1000",
+                           "go wtime 1000 movestogo 1"}) {
+        INFO(go);
+        e.send(go);
+        const auto best = e.p.wait_for("bestmove", 10s);
         REQUIRE(best);
-        INFO("bestmove after " << ms << " ms");
-        CHECK(ms <= c.max_ms);
         check_bestmove(*best, start_position());
     }
 }

@@ -1,8 +1,11 @@
 // Search through Engine::search_sync, the bench signature, and the transposition table.
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <random>
 #include <sstream>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -302,4 +305,155 @@ TEST_CASE("tt: resize and clear empty the table", "[search]") {
     // Still searches after a resize.
     const auto s = search(engine, std::string(Position::START_FEN), 4);
     CHECK(engine.position().is_legal(s.result.best));
+}
+
+namespace {
+
+// The final depth's lines of a MultiPV search, in multipv order.
+std::vector<SearchReport> last_depth_lines(const std::vector<SearchReport>& reports) {
+    std::vector<SearchReport> lines;
+    if (reports.empty()) return lines;
+    const int depth = reports.back().depth;
+    for (const auto& r : reports)
+        if (r.depth == depth) lines.push_back(r);
+    return lines;
+}
+
+bool same_entry(const TTData& a, const TTData& b) {
+    return a.move == b.move && a.score == b.score && a.eval == b.eval && a.depth == b.depth &&
+           a.bound == b.bound;
+}
+
+} // namespace
+
+TEST_CASE("multipv: the one winning move ranks first, the rest follow by score", "[search]") {
+    Engine engine;
+    engine.set_multipv(3);
+    // Only Rxd5 wins the queen; every other move leaves White a queen down.
+    const auto s = search(engine, "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", 8);
+    const auto lines = last_depth_lines(s.reports);
+    REQUIRE(lines.size() == 3);
+    for (int k = 0; k < 3; ++k) CHECK(lines[std::size_t(k)].multipv == k + 1);
+    CHECK(uci(engine, lines[0].pv.at(0)) == "d2d5");
+    CHECK(uci(engine, s.result.best) == "d2d5");
+    CHECK(lines[0].score > lines[1].score + 500);
+    CHECK(lines[1].score >= lines[2].score);
+    // Three different first moves.
+    CHECK(lines[0].pv[0] != lines[1].pv[0]);
+    CHECK(lines[1].pv[0] != lines[2].pv[0]);
+    CHECK(lines[0].pv[0] != lines[2].pv[0]);
+}
+
+TEST_CASE("multipv: more lines than legal moves gives one line per move", "[search]") {
+    Engine engine;
+    engine.set_multipv(10);
+    // Black king in the corner with three moves (a7, b7, b8 minus what the king covers).
+    const auto s = search(engine, "k7/8/2K5/8/8/8/8/7R b - - 0 1", 5);
+    const auto lines = last_depth_lines(s.reports);
+    Position p = position_from("k7/8/2K5/8/8/8/8/7R b - - 0 1");
+    MoveList legal;
+    generate<GenType::ALL>(p, legal);
+    CHECK(lines.size() == legal.size());
+    for (std::size_t i = 1; i < lines.size(); ++i) CHECK(lines[i - 1].score >= lines[i].score);
+}
+
+TEST_CASE("multipv 1 and multipv 3 agree on the best move of a clear position", "[search]") {
+    Engine one, three;
+    three.set_multipv(3);
+    const std::string fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    const auto a = search(one, fen + "", 1);
+    const auto b = search(three, fen, 1);
+    // At depth 1 both are exact: the same best score.
+    CHECK(a.result.score == b.result.score);
+}
+
+TEST_CASE("singular search leaves the TT entry and the stack as it found them", "[search]") {
+    Engine engine;
+    const std::vector<std::string> fens = {
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "4r1k1/5ppp/8/8/8/8/1Q3PPP/6K1 w - - 0 45",
+    };
+    int ran = 0;
+    for (const auto& fen : fens) {
+        INFO(fen);
+        engine.new_game();
+        search(engine, fen, 10); // fills the table: the root entry has a move and a bound
+        const Position pos = engine.position();
+        TTData before;
+        REQUIRE(engine.tt().probe(pos.key(), 1, before));
+        if (!(before.bound & BOUND_LOWER)) continue;
+        for (Score beta : {before.score - 50, before.score, before.score + 50}) {
+            const auto probe = engine.main_searcher().singular_probe(pos, 8, beta);
+            REQUIRE(probe.ran);
+            ++ran;
+            TTData after;
+            REQUIRE(engine.tt().probe(pos.key(), 1, after));
+            CHECK(same_entry(before, after));
+            CHECK(probe.excluded_after == Move::none());
+            CHECK(probe.static_eval_after == probe.static_eval_before);
+            CHECK(probe.extension >= -1);
+            CHECK(probe.extension <= 2);
+            if (probe.multi_cut) CHECK(*probe.multi_cut >= beta);
+        }
+    }
+    CHECK(ran > 0);
+}
+
+TEST_CASE("lazy smp: 4 threads on any machine return a legal move at every stop", "[search][smp]") {
+    Engine engine;
+    engine.set_threads(4);
+    CHECK(engine.threads() == 4);
+    std::mt19937 rng(7);
+    const std::vector<std::string> fens = {
+        std::string(Position::START_FEN),
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    };
+    for (int i = 0; i < 12; ++i) {
+        const std::string& fen = fens[std::size_t(i) % fens.size()];
+        REQUIRE_FALSE(engine.set_position(fen, {}));
+        Move best = Move::none();
+        std::atomic<bool> done{false};
+        SearchCallbacks cb;
+        cb.on_bestmove = [&](Move b, Move) {
+            best = b;
+            done = true;
+        };
+        SearchLimits limits;
+        limits.infinite = true;
+        engine.go(limits, {}, cb);
+        std::this_thread::sleep_for(std::chrono::milliseconds(rng() % 60));
+        engine.stop();
+        engine.wait();
+        REQUIRE(done);
+        INFO(fen);
+        CHECK(engine.position().is_legal(best));
+    }
+}
+
+TEST_CASE("lazy smp: a depth-limited search with 2 threads finds the mate", "[search][smp]") {
+    Engine engine;
+    engine.set_threads(2);
+    const auto s = search(engine, "r6k/1r6/8/8/8/8/8/7K b - - 0 1", 6);
+    CHECK(s.result.score == mate_in(3));
+    CHECK(engine.position().is_legal(s.result.best));
+}
+
+TEST_CASE("tt: a size the machine cannot hold is refused and the table kept", "[search]") {
+    TranspositionTable tt(2);
+    tt.new_search();
+    const Key key = 0x1234567887654321ULL;
+    tt.store(key, 0, Move::make(E2, E4), 42, 0, 6, BOUND_EXACT);
+    const std::size_t physical = TranspositionTable::physical_mib();
+    REQUIRE(physical > 0);
+    CHECK_FALSE(tt.resize(physical + 1024));
+    CHECK(tt.size_mib() == 2);
+    TTData d;
+    REQUIRE(tt.probe(key, 0, d));
+    CHECK(d.score == 42);
+    // And a size it can hold is taken.
+    CHECK(tt.resize(4));
+    CHECK(tt.size_mib() == 4);
 }

@@ -1,12 +1,10 @@
 #include "engine/engine.hpp"
 
-#include <new>
-
 #include "movegen/movegen.hpp"
 
 namespace horizon {
 
-Engine::Engine() : searcher_(std::make_unique<Searcher>(tt_, signals_)) {}
+Engine::Engine() = default;
 
 Engine::~Engine() {
     stop();
@@ -32,19 +30,19 @@ void Engine::new_game() {
     stop();
     wait();
     tt_.clear();
-    searcher_->clear();
+    pool_.clear();
 }
 
 bool Engine::set_hash(std::size_t mib) {
     stop();
     wait();
-    try {
-        tt_.resize(mib);
-        return true;
-    } catch (const std::bad_alloc&) {
-        tt_.resize(tt_.size_mib());
-        return false;
-    }
+    return tt_.resize(mib);
+}
+
+void Engine::set_threads(int n) {
+    stop();
+    wait();
+    pool_.set_count(n);
 }
 
 void Engine::set_chess960(bool on) {
@@ -70,10 +68,10 @@ void Engine::search_thread(SearchLimits limits, std::vector<Move> searchmoves,
                            SearchCallbacks cb) {
     SearchReport last;
     auto report = [&](const SearchReport& r) {
-        last = r;
+        if (r.multipv == 1) last = r;
         if (cb.on_report) cb.on_report(r);
     };
-    const SearchResult result = searcher_->run(pos_, limits, time_, searchmoves, report);
+    const SearchResult result = pool_.run(pos_, limits, time_, searchmoves, multipv_, report);
 
     // In infinite and ponder searches the bestmove waits for stop (or ponderhit).
     {
@@ -84,10 +82,17 @@ void Engine::search_thread(SearchLimits limits, std::vector<Move> searchmoves,
     }
     if (result.best) {
         // The last info line always carries the move played first in its PV.
+        // (from the thread whose move is played: with Lazy SMP it may be a helper).
         last.nodes = result.nodes;
-        last.time_ms = time_.elapsed_ms();
+        last.time_ms = time_.search_elapsed_ms();
         last.hashfull = tt_.hashfull();
-        if (last.pv.empty() || last.pv[0] != result.best) last.pv = {result.best};
+        last.multipv = 1;
+        if (last.pv.empty() || last.pv[0] != result.best) {
+            last.pv = result.pv.empty() ? std::vector<Move>{result.best} : result.pv;
+            last.score = result.score;
+            last.bound = BOUND_EXACT;
+            last.depth = std::max(last.depth, result.depth);
+        }
         if (cb.on_report) cb.on_report(last);
     } else {
         // No legal move: mated or stalemate.
@@ -133,7 +138,7 @@ SearchResult Engine::search_sync(const SearchLimits& limits,
     signals_.stop = false;
     signals_.pondering = false;
     time_.start(limits, pos_.side_to_move(), move_overhead_, pos_.game_ply());
-    return searcher_->run(pos_, limits, time_, {}, report);
+    return pool_.run(pos_, limits, time_, {}, multipv_, report);
 }
 
 } // namespace horizon

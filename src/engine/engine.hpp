@@ -13,6 +13,7 @@
 
 #include "core/position.hpp"
 #include "search/search.hpp"
+#include "search/threads.hpp"
 #include "search/timeman.hpp"
 #include "search/tt.hpp"
 
@@ -44,7 +45,8 @@ public:
     bool set_hash(std::size_t mib);
     void clear_hash() { tt_.clear(); }
     std::size_t hash_mib() const { return tt_.size_mib(); }
-    void set_threads(int n) { threads_ = n; }
+    void set_threads(int n);
+    int threads() const { return pool_.count(); }
     void set_multipv(int n) { multipv_ = n; }
     void set_move_overhead(int ms) { move_overhead_ = ms; }
     int move_overhead() const { return move_overhead_; }
@@ -63,20 +65,23 @@ public:
     SearchResult search_sync(const SearchLimits& limits,
                              const std::function<void(const SearchReport&)>& report);
 
+    // The main search thread's searcher (tests reach its hooks through it).
+    Searcher& main_searcher() { return pool_.main(); }
+    TranspositionTable& tt() { return tt_; }
+
 private:
     void search_thread(SearchLimits limits, std::vector<Move> searchmoves, SearchCallbacks cb);
 
     Position pos_;
     TranspositionTable tt_{DEFAULT_HASH_MIB};
     SearchSignals signals_;
-    std::unique_ptr<Searcher> searcher_;
+    ThreadPool pool_{tt_, signals_};
     TimeManager time_;
     std::thread thread_;
     mutable std::mutex mutex_;
     std::condition_variable cv_;
     bool searching_ = false;
     bool chess960_ = false;
-    int threads_ = 1;
     int multipv_ = 1;
     int move_overhead_ = DEFAULT_MOVE_OVERHEAD;
 };

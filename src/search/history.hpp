@@ -1,6 +1,10 @@
-// Move-ordering memory: killer moves and butterfly history.
+// Move-ordering memory, one set per search thread: killers, counter-moves, butterfly
+// history, capture history and continuation histories. Every table saturates by gravity:
+// an update moves a value toward +-limit by a share of the bonus that shrinks near it.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -9,13 +13,29 @@
 
 namespace horizon {
 
+// History of a quiet move given the piece and destination of an earlier move.
+using PieceToHistory = std::int16_t[PIECE_NB][SQUARE_NB];
+
+template <int Limit>
+inline void apply_gravity(std::int16_t& h, int bonus) {
+    bonus = std::clamp(bonus, -Limit, Limit);
+    h = std::int16_t(h + bonus - h * std::abs(bonus) / Limit);
+}
+
 struct History {
     Move killers[MAX_PLY + 2][2]{};
-    int butterfly[COLOR_NB][SQUARE_NB][SQUARE_NB]{};
+    Move counter[PIECE_NB][SQUARE_NB]{};
+    std::int16_t butterfly[COLOR_NB][SQUARE_NB][SQUARE_NB]{};
+    std::int16_t capture[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB]{};
+    // continuation[piece][to] of the move k plies back, indexed by the current move.
+    PieceToHistory continuation[PIECE_NB][SQUARE_NB]{};
 
     void clear() {
         std::memset(static_cast<void*>(killers), 0, sizeof killers);
+        std::memset(static_cast<void*>(counter), 0, sizeof counter);
         std::memset(butterfly, 0, sizeof butterfly);
+        std::memset(capture, 0, sizeof capture);
+        std::memset(continuation, 0, sizeof continuation);
     }
     void clear_killers(int ply) { killers[ply][0] = killers[ply][1] = Move::none(); }
 
@@ -26,14 +46,24 @@ struct History {
         }
     }
     int quiet_score(Color c, Move m) const { return butterfly[c][m.from()][m.to()]; }
-
-    // Gravity update: bonuses saturate toward +-HISTORY_MAX.
     void update_quiet(Color c, Move m, int bonus) {
-        int& h = butterfly[c][m.from()][m.to()];
-        h += bonus - h * std::abs(bonus) / search_params::HISTORY_MAX;
+        apply_gravity<search_params::HISTORY_MAX>(butterfly[c][m.from()][m.to()], bonus);
     }
+    // `victim` is NO_PIECE_TYPE for a quiet promotion.
+    int capture_score(Piece moved, Square to, PieceType victim) const {
+        return capture[moved][to][victim];
+    }
+    void update_capture(Piece moved, Square to, PieceType victim, int bonus) {
+        apply_gravity<search_params::HISTORY_MAX>(capture[moved][to][victim], bonus);
+    }
+    // The table of the move (piece, to), for the plies after it; NO_PIECE means none.
+    PieceToHistory* continuation_of(Piece moved, Square to) { return &continuation[moved][to]; }
+    const PieceToHistory* sentinel() const { return &continuation[NO_PIECE][0]; }
 };
 
-inline int history_bonus(Depth depth) { return std::min(16 * depth * depth, 1200); }
+inline int history_bonus(Depth depth) {
+    return std::min(search_params::HISTORY_BONUS_SLOPE * depth - search_params::HISTORY_BONUS_BASE,
+                    search_params::HISTORY_BONUS_MAX);
+}
 
 } // namespace horizon

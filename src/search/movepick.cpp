@@ -1,11 +1,39 @@
 #include "search/movepick.hpp"
 
+#include <algorithm>
+
 namespace horizon {
 
-MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history, int ply,
-                       bool noisy_only)
-    : pos_(pos), history_(history), tt_move_(tt_move), ply_(ply),
-      noisy_only_(noisy_only && !pos.in_check()) {
+namespace {
+
+constexpr int KILLER_SCORE = 1 << 20;
+
+// Sorts by score, best first; insertion sort suits these short lists.
+template <class T>
+void sort_descending(T* begin, T* end) {
+    for (T* p = begin + 1; p < end; ++p) {
+        const T x = *p;
+        T* q = p;
+        for (; q > begin && (q - 1)->score < x.score; --q) *q = *(q - 1);
+        *q = x;
+    }
+}
+
+} // namespace
+
+MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history,
+                       const OrderingContext& context)
+    : pos_(pos), history_(history), context_(&context), noisy_only_(false) {
+    init(tt_move);
+}
+
+MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history)
+    : pos_(pos), history_(history), noisy_only_(!pos.in_check()) {
+    init(tt_move);
+}
+
+void MovePicker::init(Move tt_move) {
+    tt_move_ = tt_move;
     generate_noisy();
     // The TT move is played first only if it is legal here (and wanted in this mode).
     bool found = false;
@@ -24,65 +52,69 @@ void MovePicker::generate_noisy() {
     MoveList list;
     generate<GenType::NOISY>(pos_, list);
     for (Move m : list) {
-        // MVV-LVA; promotions count as winning the promoted piece's value.
         const PieceType victim =
             m.type() == EN_PASSANT ? PAWN : type_of(pos_.piece_on(m.to()));
-        int score = Position::see_value(victim) * 8 - Position::see_value(type_of(pos_.moved_piece(m))) / 100;
-        if (m.type() == PROMOTION) score += Position::see_value(m.promotion_type()) * 8;
+        int score = Position::see_value(victim) * 16 +
+                    history_.capture_score(pos_.moved_piece(m), m.to(), victim);
+        if (m.type() == PROMOTION)
+            score += m.promotion_type() == QUEEN ? Position::see_value(QUEEN) * 16 : -(1 << 16);
         noisy_[noisy_count_++] = {m, score};
     }
+    sort_descending(noisy_, noisy_ + noisy_count_);
+}
+
+int MovePicker::quiet_history(const Position& pos, const History& history,
+                              const OrderingContext& context, Move m) {
+    const Piece pc = pos.moved_piece(m);
+    const Square to = m.to();
+    return history.quiet_score(pos.side_to_move(), m) + (*context.continuation[0])[pc][to] +
+           (*context.continuation[1])[pc][to] + (*context.continuation[2])[pc][to] / 2;
 }
 
 void MovePicker::generate_quiets() {
     quiets_generated_ = true;
     MoveList list;
     generate<GenType::QUIET>(pos_, list);
-    const Color us = pos_.side_to_move();
     for (Move m : list) {
-        int score = history_.quiet_score(us, m);
-        if (m == history_.killers[ply_][0]) score = 1 << 20;
-        else if (m == history_.killers[ply_][1]) score = (1 << 20) - 1;
+        int score;
+        if (!context_) score = history_.quiet_score(pos_.side_to_move(), m);
+        else if (m == context_->killers[0]) score = KILLER_SCORE + 2;
+        else if (m == context_->killers[1]) score = KILLER_SCORE + 1;
+        else if (m == context_->counter) score = KILLER_SCORE;
+        else score = quiet_history(pos_, history_, *context_, m);
         quiets_[quiet_count_++] = {m, score};
     }
+    sort_descending(quiets_, quiets_ + quiet_count_);
 }
 
-Move MovePicker::pick_best(Scored* begin, Scored* end) {
-    Scored* best = begin;
-    for (Scored* p = begin + 1; p < end; ++p)
-        if (p->score > best->score) best = p;
-    std::swap(*begin, *best);
-    return begin->move;
-}
-
-Move MovePicker::next() {
+Move MovePicker::next(bool skip_quiets) {
     switch (stage_) {
     case TT_MOVE:
         stage_ = GOOD_NOISY;
         return tt_move_;
     case GOOD_NOISY:
         while (noisy_index_ < noisy_count_) {
-            const Move m = pick_best(noisy_ + noisy_index_, noisy_ + noisy_count_);
             const Scored s = noisy_[noisy_index_++];
-            if (m == tt_move_) continue;
-            // Losing captures wait until after the quiets (in quiescence they still come,
-            // and the search decides whether to prune them).
-            if (!noisy_only_ && !pos_.see_ge(m, 0)) {
+            if (s.move == tt_move_) continue;
+            // Losing captures and under-promotions wait until after the quiets (in
+            // quiescence they still come, and the search decides whether to prune them).
+            const bool under = s.move.type() == PROMOTION && s.move.promotion_type() != QUEEN;
+            if (!noisy_only_ && (under || !pos_.see_ge(s.move, 0))) {
                 bad_[bad_count_++] = s;
                 continue;
             }
-            return m;
+            return s.move;
         }
         stage_ = noisy_only_ ? DONE : QUIETS;
         if (!noisy_only_ && !quiets_generated_) generate_quiets();
-        return next();
+        return next(skip_quiets);
     case QUIETS:
-        while (quiet_index_ < quiet_count_) {
-            const Move m = pick_best(quiets_ + quiet_index_, quiets_ + quiet_count_);
-            ++quiet_index_;
+        while (!skip_quiets && quiet_index_ < quiet_count_) {
+            const Move m = quiets_[quiet_index_++].move;
             if (m != tt_move_) return m;
         }
         stage_ = BAD_NOISY;
-        return next();
+        return next(skip_quiets);
     case BAD_NOISY:
         while (bad_index_ < bad_count_) {
             const Move m = bad_[bad_index_++].move;

@@ -1,6 +1,8 @@
-// Staged move picker: TT move, good captures (MVV-LVA, SEE >= 0), quiets (killers first,
-// then history), losing captures. In quiescence only the noisy stages run (all evasions
-// when in check).
+// Staged move picker: the TT move, good captures (MVV plus capture history, SEE >= 0),
+// quiets (killers and the counter-move first, then butterfly plus continuation histories),
+// losing captures and under-promotions. In quiescence only the noisy stages run (every
+// evasion when in check). Moves come from the legal generator, so the TT move (which a torn
+// read of the shared table may garble) is played only if it is among them.
 #pragma once
 
 #include "core/position.hpp"
@@ -9,12 +11,30 @@
 
 namespace horizon {
 
+// What the picker needs of the search stack: killers, counter-move and the continuation
+// tables of the moves 1, 2 and 4 plies back (the sentinel where there is none).
+struct OrderingContext {
+    Move killers[2];
+    Move counter;
+    const PieceToHistory* continuation[3];
+};
+
 class MovePicker {
 public:
-    MovePicker(const Position& pos, Move tt_move, const History& history, int ply,
-               bool noisy_only);
-    // Next move, or Move::none() when exhausted.
-    Move next();
+    // Main search.
+    MovePicker(const Position& pos, Move tt_move, const History& history,
+               const OrderingContext& context);
+    // Quiescence: noisy moves only (all evasions when in check).
+    MovePicker(const Position& pos, Move tt_move, const History& history);
+
+    // Next move, or Move::none() when exhausted. With skip_quiets, quiet moves not yet
+    // returned are skipped (killers and counter-move included).
+    Move next(bool skip_quiets = false);
+    // True while the moves returned are losing captures (the last stage).
+    bool in_bad_noisy_stage() const { return stage_ == BAD_NOISY; }
+
+    static int quiet_history(const Position& pos, const History& history,
+                             const OrderingContext& context, Move m);
 
 private:
     enum Stage { TT_MOVE, GOOD_NOISY, QUIETS, BAD_NOISY, DONE };
@@ -22,14 +42,14 @@ private:
         Move move;
         int score;
     };
+    void init(Move tt_move);
     void generate_noisy();
     void generate_quiets();
-    static Move pick_best(Scored* begin, Scored* end);
 
     const Position& pos_;
     const History& history_;
+    const OrderingContext* context_ = nullptr;
     Move tt_move_;
-    int ply_;
     bool noisy_only_;
     bool quiets_generated_ = false;
     Stage stage_ = TT_MOVE;

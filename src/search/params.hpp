@@ -4,35 +4,86 @@
 namespace horizon::search_params {
 
 // Aspiration windows.
-inline constexpr int ASPIRATION_MIN_DEPTH = 5;
-inline constexpr int ASPIRATION_DELTA = 20;
-
-// Null-move pruning.
-inline constexpr int NMP_MIN_DEPTH = 3;
-inline constexpr int NMP_BASE_REDUCTION = 3;
-inline constexpr int NMP_DEPTH_DIVISOR = 4;
+inline constexpr int ASPIRATION_MIN_DEPTH = 4;
+inline constexpr int ASPIRATION_DELTA = 15;
+inline constexpr int ASPIRATION_WIDEN_LIMIT = 1000; // past this, a full window
 
 // Reverse futility pruning (static eval far above beta at shallow depth).
-inline constexpr int RFP_MAX_DEPTH = 6;
-inline constexpr int RFP_MARGIN_PER_DEPTH = 90;
+inline constexpr int RFP_MAX_DEPTH = 8;
+inline constexpr int RFP_MARGIN_PER_DEPTH = 75;
+
+// Razoring: static eval far below alpha near the leaves, confirmed by quiescence.
+inline constexpr int RAZOR_MAX_DEPTH = 3;
+inline constexpr int RAZOR_BASE = 250;
+inline constexpr int RAZOR_PER_DEPTH = 200;
+
+// Null-move pruning: reduction = base + depth / divisor + min((eval - beta) / eval divisor, cap).
+inline constexpr int NMP_MIN_DEPTH = 3;
+inline constexpr int NMP_BASE_REDUCTION = 4;
+inline constexpr int NMP_DEPTH_DIVISOR = 3;
+inline constexpr int NMP_EVAL_DIVISOR = 200;
+inline constexpr int NMP_EVAL_REDUCTION_MAX = 3;
+inline constexpr int NMP_VERIFY_DEPTH = 14; // from here a fail-high is verified without null
+
+// Internal iterative reduction: no TT move at this depth or more.
+inline constexpr int IIR_MIN_DEPTH = 4;
+
+// Singular extensions.
+inline constexpr int SE_MIN_DEPTH = 7;
+inline constexpr int SE_TT_DEPTH_MARGIN = 3;   // the TT entry must be at least depth - this
+inline constexpr int SE_MARGIN_PER_DEPTH = 2;  // singular beta = TT score - this * depth
+inline constexpr int SE_DOUBLE_MARGIN = 20;    // below singular beta by this: extend twice
+inline constexpr int SE_DOUBLE_LIMIT = 6;      // double extensions allowed along one line
 
 // Late-move reductions.
 inline constexpr int LMR_MIN_DEPTH = 3;
-inline constexpr int LMR_MIN_MOVE = 3;
-inline constexpr double LMR_BASE = 0.75;
-inline constexpr double LMR_DIVISOR = 2.25;
+inline constexpr double LMR_QUIET_BASE = 0.80;
+inline constexpr double LMR_QUIET_DIVISOR = 2.20;
+inline constexpr double LMR_NOISY_BASE = -0.20;
+inline constexpr double LMR_NOISY_DIVISOR = 2.60;
+inline constexpr int LMR_HISTORY_DIVISOR = 8192;
+inline constexpr int LMR_DEEPER_MARGIN = 60; // a reduced move beating best by this: search deeper
 
-// Late-move pruning of quiets at shallow depth.
-inline constexpr int LMP_MAX_DEPTH = 6;
+// Late-move pruning of quiets: after (base + depth^2) / (2 - improving) moves.
+inline constexpr int LMP_MAX_DEPTH = 8;
 inline constexpr int LMP_BASE = 3;
 
-// Quiescence delta pruning.
-inline constexpr int QS_DELTA_MARGIN = 200;
+// Futility pruning of quiets at shallow (reduced) depth.
+inline constexpr int FP_MAX_DEPTH = 8;
+inline constexpr int FP_BASE = 90;
+inline constexpr int FP_PER_DEPTH = 100;
+
+// History pruning of quiets.
+inline constexpr int HP_MAX_DEPTH = 4;
+inline constexpr int HP_PER_DEPTH = -3000;
+
+// SEE pruning at low depth.
+inline constexpr int SEE_PRUNE_MAX_DEPTH = 8;
+inline constexpr int SEE_QUIET_PER_DEPTH_SQ = -20;
+inline constexpr int SEE_NOISY_PER_DEPTH = -90;
+
+// Quiescence.
+inline constexpr int QS_FUTILITY_MARGIN = 150;
 
 // History.
 inline constexpr int HISTORY_MAX = 16384;
+inline constexpr int HISTORY_BONUS_SLOPE = 300;
+inline constexpr int HISTORY_BONUS_BASE = 250;
+inline constexpr int HISTORY_BONUS_MAX = 2400;
 
 // How many nodes between two looks at the clock.
 inline constexpr int TIME_CHECK_INTERVAL = 1024;
+
+// Time management: the soft limit is scaled after each iteration by
+//  stability: STABILITY_SCALE[min(iterations the best move stayed, 4)] / 100,
+//  score drop: 1 + min(drop, SCORE_DROP_CAP) / SCORE_DROP_DIVISOR,
+//  node share: (NODE_SHARE_BASE - share of nodes on the best move) * NODE_SHARE_SLOPE.
+inline constexpr int STABILITY_SCALE[5] = {240, 130, 100, 85, 75};
+inline constexpr int SCORE_DROP_CAP = 120;
+inline constexpr double SCORE_DROP_DIVISOR = 160.0;
+inline constexpr double NODE_SHARE_BASE = 1.55;
+inline constexpr double NODE_SHARE_SLOPE = 0.95;
+// An iteration is not started past this share of the scaled soft limit.
+inline constexpr double NEXT_ITERATION_SHARE = 0.6;
 
 } // namespace horizon::search_params

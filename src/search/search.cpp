@@ -5,7 +5,6 @@
 
 #include "eval/evaluate.hpp"
 #include "movegen/movegen.hpp"
-#include "search/movepick.hpp"
 #include "search/params.hpp"
 
 namespace horizon {
@@ -15,12 +14,15 @@ namespace sp = search_params;
 namespace {
 
 struct LmrTable {
-    int r[64][64];
+    int quiet[64][64];
+    int noisy[64][64];
     LmrTable() {
         for (int d = 0; d < 64; ++d)
-            for (int m = 0; m < 64; ++m)
-                r[d][m] = (d && m) ? int(sp::LMR_BASE + std::log(d) * std::log(m) / sp::LMR_DIVISOR)
-                                   : 0;
+            for (int m = 0; m < 64; ++m) {
+                const double l = (d && m) ? std::log(d) * std::log(m) : 0.0;
+                quiet[d][m] = (d && m) ? int(sp::LMR_QUIET_BASE + l / sp::LMR_QUIET_DIVISOR) : 0;
+                noisy[d][m] = (d && m) ? int(sp::LMR_NOISY_BASE + l / sp::LMR_NOISY_DIVISOR) : 0;
+            }
     }
 };
 const LmrTable LMR;
@@ -31,6 +33,10 @@ bool has_non_pawn_material(const Position& pos, Color c) {
     return pos.pieces(c) & ~pos.pieces(PAWN, KING);
 }
 
+PieceType captured_type(const Position& pos, Move m) {
+    return m.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(m.to()));
+}
+
 } // namespace
 
 std::string uci_score(Score s) {
@@ -39,16 +45,21 @@ std::string uci_score(Score s) {
     return "cp " + std::to_string(s);
 }
 
-Searcher::Searcher(TranspositionTable& tt, SearchSignals& signals) : tt_(tt), signals_(signals) {
-    history_.clear();
+Searcher::Searcher(TranspositionTable& tt, SearchSignals& signals, int thread_id)
+    : tt_(tt), signals_(signals), thread_id_(thread_id), history_(std::make_unique<History>()) {
+    history_->clear();
 }
 
 bool Searcher::should_stop() {
     if (stopped_) return true;
-    if (root_depth_ <= 1) return false; // depth 1 always completes: there is always a move
-    if (limits_->nodes && nodes_ >= limits_->nodes) return stopped_ = true;
-    if ((nodes_ & (sp::TIME_CHECK_INTERVAL - 1)) == 0) {
+    // The main thread always completes depth 1: there is always a move to play.
+    if (is_main() && root_depth_ <= 1) return false;
+    const std::uint64_t n = nodes();
+    if (limits_->nodes && n >= limits_->nodes) return stopped_ = true;
+    if ((n & (sp::TIME_CHECK_INTERVAL - 1)) == 0) {
         if (signals_.stop.load(std::memory_order_relaxed)) return stopped_ = true;
+        if (!is_main()) return stopped_ = signals_.helpers_stop.load(std::memory_order_relaxed);
+        if (limits_->nodes && context_->total_nodes() >= limits_->nodes) return stopped_ = true;
         if (time_->has_limit() && !signals_.pondering.load(std::memory_order_relaxed) &&
             time_->elapsed_ms() >= time_->hard_ms())
             return stopped_ = true;
@@ -75,36 +86,170 @@ std::optional<Score> Searcher::tt_cutoff(const TTData& tt, Depth depth, Score al
     return std::nullopt;
 }
 
-bool Searcher::reverse_futility(Depth depth, Score eval, Score beta) {
-    return depth <= sp::RFP_MAX_DEPTH && !is_mate_score(beta) &&
-           eval - sp::RFP_MARGIN_PER_DEPTH * depth >= beta;
+// The static eval is better than two plies ago (four when that one was in check).
+bool Searcher::improving(int ply) const {
+    const Frame* ss = stack_ + ply + STACK_OFFSET;
+    if (ss->static_eval == SCORE_NONE) return false;
+    if ((ss - 2)->static_eval != SCORE_NONE) return ss->static_eval > (ss - 2)->static_eval;
+    if ((ss - 4)->static_eval != SCORE_NONE) return ss->static_eval > (ss - 4)->static_eval;
+    return true;
+}
+
+bool Searcher::reverse_futility(Depth depth, Score eval, Score beta, bool improving) {
+    return depth <= sp::RFP_MAX_DEPTH && !is_mate_score(beta) && eval < SCORE_MATE_IN_MAX_PLY &&
+           eval - sp::RFP_MARGIN_PER_DEPTH * (depth - improving) >= beta;
+}
+
+// Far below alpha near the leaves: if quiescence agrees, trust it.
+std::optional<Score> Searcher::razor(Position& pos, Score eval, Score alpha, Depth depth,
+                                     int ply) {
+    if (depth > sp::RAZOR_MAX_DEPTH || is_mate_score(alpha) ||
+        eval + sp::RAZOR_BASE + sp::RAZOR_PER_DEPTH * depth > alpha)
+        return std::nullopt;
+    const Score score = qsearch(pos, alpha - 1, alpha, ply);
+    if (score < alpha) return score;
+    return std::nullopt;
 }
 
 std::optional<Score> Searcher::null_move(Position& pos, Score eval, Score beta, Depth depth,
                                          int ply, bool cut_node) {
-    if (depth < sp::NMP_MIN_DEPTH || eval < beta || is_mate_score(beta) ||
-        !has_non_pawn_material(pos, pos.side_to_move()) || stack_[ply - 1].move == Move::null())
+    Frame* ss = stack_ + ply + STACK_OFFSET;
+    if (depth < sp::NMP_MIN_DEPTH || eval < beta || ss->static_eval < beta ||
+        is_mate_score(beta) || ply < nmp_min_ply_ ||
+        !has_non_pawn_material(pos, pos.side_to_move()) || (ss - 1)->move == Move::null())
         return std::nullopt;
-    const int r = sp::NMP_BASE_REDUCTION + depth / sp::NMP_DEPTH_DIVISOR;
-    stack_[ply].move = Move::null();
+    const int r = sp::NMP_BASE_REDUCTION + depth / sp::NMP_DEPTH_DIVISOR +
+                  std::min((eval - beta) / sp::NMP_EVAL_DIVISOR, sp::NMP_EVAL_REDUCTION_MAX);
+    ss->move = Move::null();
+    ss->piece = NO_PIECE;
+    ss->continuation = nullptr;
     pos.make_null_move();
-    const Score score = -search(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
+    Score score = -search(pos, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
     pos.unmake_null_move();
-    if (stopped_) return std::nullopt;
-    if (score >= beta) return is_mate_score(score) ? beta : score;
+    if (stopped_ || score < beta) return std::nullopt;
+    if (is_mate_score(score)) score = beta;
+    if (depth < sp::NMP_VERIFY_DEPTH || nmp_min_ply_) return score;
+    // Deep: verify with a normal search in which this side may not pass again soon.
+    nmp_min_ply_ = ply + 3 * (depth - r) / 4;
+    const Score verified = search(pos, beta - 1, beta, depth - r, ply, false);
+    nmp_min_ply_ = 0;
+    if (!stopped_ && verified >= beta) return score;
     return std::nullopt;
 }
 
-bool Searcher::late_move_prune(Depth depth, int quiets_seen) {
-    return depth <= sp::LMP_MAX_DEPTH && quiets_seen > sp::LMP_BASE + depth * depth;
+Depth Searcher::internal_iterative_reduction(Depth depth, bool has_tt_move, bool pv_node,
+                                             bool cut_node) {
+    return (depth >= sp::IIR_MIN_DEPTH && !has_tt_move && (pv_node || cut_node)) ? depth - 1
+                                                                                  : depth;
 }
 
-int Searcher::lmr_reduction(Depth depth, int move_count, bool pv_node, bool cut_node) {
-    if (depth < sp::LMR_MIN_DEPTH || move_count <= sp::LMR_MIN_MOVE) return 0;
-    int r = LMR.r[std::min(depth, 63)][std::min(move_count, 63)];
+bool Searcher::late_move_prune(Depth depth, int move_count, bool improving) {
+    return depth <= sp::LMP_MAX_DEPTH &&
+           move_count >= (sp::LMP_BASE + depth * depth) / (2 - int(improving));
+}
+
+// Futility, history and SEE pruning of one move at low depth.
+bool Searcher::prune_move(const Position& pos, const MoveInfo& mi, Depth depth,
+                          Score static_eval, Score alpha, int lmr_depth) const {
+    if (mi.quiet) {
+        if (mi.gives_check) return false;
+        if (lmr_depth <= sp::FP_MAX_DEPTH && static_eval != SCORE_NONE &&
+            static_eval + sp::FP_BASE + sp::FP_PER_DEPTH * lmr_depth <= alpha)
+            return true;
+        if (lmr_depth < sp::HP_MAX_DEPTH && mi.history < sp::HP_PER_DEPTH * depth) return true;
+        return lmr_depth <= sp::SEE_PRUNE_MAX_DEPTH &&
+               !pos.see_ge(mi.move, sp::SEE_QUIET_PER_DEPTH_SQ * lmr_depth * lmr_depth);
+    }
+    return depth <= sp::SEE_PRUNE_MAX_DEPTH && !pos.see_ge(mi.move, sp::SEE_NOISY_PER_DEPTH * depth);
+}
+
+// Searches every move but the TT move at about half depth below the TT score. Returns the
+// extension of the TT move; sets multi_cut when even without it the node fails high.
+int Searcher::singular_extension(Position& pos, const TTData& tt, Score beta, Depth depth,
+                                 int ply, bool cut_node, bool pv_node,
+                                 std::optional<Score>& multi_cut) {
+    Frame* ss = stack_ + ply + STACK_OFFSET;
+    const Score singular_beta = std::max(tt.score - sp::SE_MARGIN_PER_DEPTH * depth, -SCORE_MATE);
+    ss->excluded = tt.move;
+    const Score score = search(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
+    ss->excluded = Move::none();
+    if (stopped_) return 0;
+    if (score < singular_beta) {
+        if (!pv_node && score < singular_beta - sp::SE_DOUBLE_MARGIN &&
+            ss->double_extensions < sp::SE_DOUBLE_LIMIT)
+            return 2;
+        return 1;
+    }
+    if (singular_beta >= beta) {
+        multi_cut = singular_beta;
+        return 0;
+    }
+    return tt.score >= beta ? -1 : 0;
+}
+
+int Searcher::lmr_reduction(const MoveInfo& mi, Depth depth, bool pv_node, bool cut_node,
+                            bool improving, bool tt_capture) const {
+    const int d = std::min(depth, 63), m = std::min(mi.move_count, 63);
+    int r;
+    if (mi.quiet) {
+        r = LMR.quiet[d][m];
+        r += !improving;
+        r += tt_capture;
+        r -= mi.killer_or_counter;
+    } else {
+        r = LMR.noisy[d][m];
+    }
+    r -= mi.history / sp::LMR_HISTORY_DIVISOR;
     r -= pv_node;
     r += cut_node;
-    return std::clamp(r, 0, depth - 2);
+    r -= mi.gives_check;
+    return std::max(r, 0);
+}
+
+OrderingContext Searcher::ordering_context(int ply) const {
+    const Frame* ss = stack_ + ply + STACK_OFFSET;
+    OrderingContext oc;
+    oc.killers[0] = history_->killers[ply][0];
+    oc.killers[1] = history_->killers[ply][1];
+    const Frame* prev = ss - 1;
+    oc.counter = prev->piece != NO_PIECE ? history_->counter[prev->piece][prev->move.to()]
+                                         : Move::none();
+    const Frame* back[3] = {ss - 1, ss - 2, ss - 4};
+    for (int i = 0; i < 3; ++i)
+        oc.continuation[i] = back[i]->continuation ? back[i]->continuation : history_->sentinel();
+    return oc;
+}
+
+void Searcher::update_continuation(int ply, Piece pc, Square to, int bonus) {
+    const Frame* ss = stack_ + ply + STACK_OFFSET;
+    for (int k : {1, 2, 4})
+        if ((ss - k)->continuation)
+            apply_gravity<sp::HISTORY_MAX>((*(ss - k)->continuation)[pc][to], bonus);
+}
+
+// A beta cutoff: reward the move that caused it, penalise the ones tried before it.
+void Searcher::update_histories(const Position& pos, int ply, Move best, Depth depth,
+                                const Move* quiets, int quiet_count, const Move* noisies,
+                                int noisy_count) {
+    const Frame* ss = stack_ + ply + STACK_OFFSET;
+    const int bonus = history_bonus(depth);
+    const Color us = pos.side_to_move();
+    if (!pos.is_capture_or_promotion(best)) {
+        history_->add_killer(ply, best);
+        const Frame* prev = ss - 1;
+        if (prev->piece != NO_PIECE) history_->counter[prev->piece][prev->move.to()] = best;
+        history_->update_quiet(us, best, bonus);
+        update_continuation(ply, pos.moved_piece(best), best.to(), bonus);
+        for (int i = 0; i < quiet_count; ++i) {
+            history_->update_quiet(us, quiets[i], -bonus);
+            update_continuation(ply, pos.moved_piece(quiets[i]), quiets[i].to(), -bonus);
+        }
+    } else {
+        history_->update_capture(pos.moved_piece(best), best.to(), captured_type(pos, best), bonus);
+    }
+    for (int i = 0; i < noisy_count; ++i)
+        history_->update_capture(pos.moved_piece(noisies[i]), noisies[i].to(),
+                                 captured_type(pos, noisies[i]), -bonus);
 }
 
 void Searcher::update_pv(int ply, Move m) {
@@ -114,14 +259,10 @@ void Searcher::update_pv(int ply, Move m) {
     pv_length_[ply] = child + 1;
 }
 
-void Searcher::update_quiet_stats(const Position& pos, Move best, const Move* quiets,
-                                  int quiet_count, Depth depth, int ply) {
-    const Color us = pos.side_to_move();
-    const int bonus = history_bonus(depth);
-    history_.add_killer(ply, best);
-    history_.update_quiet(us, best, bonus);
-    for (int i = 0; i < quiet_count; ++i)
-        if (quiets[i] != best) history_.update_quiet(us, quiets[i], -bonus);
+RootMove* Searcher::find_root_move(Move m) {
+    for (RootMove& rm : root_moves_)
+        if (rm.move == m) return &rm;
+    return nullptr;
 }
 
 Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int ply,
@@ -130,8 +271,9 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     const bool root = ply == 0;
     if (depth <= 0) return qsearch(pos, alpha, beta, ply);
 
+    Frame* ss = stack_ + ply + STACK_OFFSET;
     pv_length_[ply] = 0;
-    ++nodes_;
+    nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     if (should_stop()) return SCORE_DRAW;
     seldepth_ = std::max(seldepth_, ply);
 
@@ -143,91 +285,165 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         if (alpha >= beta) return alpha;
     }
 
+    // The excluded search of a singular test neither cuts on nor writes this node's entry.
+    const Move excluded = ss->excluded;
     TTData tt;
-    const bool tt_hit = tt_.probe(pos.key(), ply, tt);
+    const bool tt_hit = !excluded && tt_.probe(pos.key(), ply, tt);
+    const Move tt_move = root ? root_moves_[pv_index_].move : (tt_hit ? tt.move : Move::none());
     if (tt_hit && !pv_node)
         if (auto s = tt_cutoff(tt, depth, alpha, beta)) return *s;
 
     const bool in_check = pos.in_check();
+    ss->in_check = in_check;
     Score eval = SCORE_NONE;
-    if (!in_check) {
-        eval = tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate(pos);
-        stack_[ply].static_eval = eval;
+    if (in_check) {
+        ss->static_eval = SCORE_NONE;
+    } else if (excluded) {
+        eval = ss->static_eval; // the same node: already evaluated
+    } else {
+        ss->static_eval = tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate(pos);
+        eval = ss->static_eval;
         if (tt_hit && tt.score != SCORE_NONE &&
             (tt.bound & (tt.score > eval ? BOUND_LOWER : BOUND_UPPER)))
             eval = tt.score;
     }
-    history_.clear_killers(ply + 1);
+    const bool is_improving = improving(ply);
+    history_->clear_killers(ply + 1);
 
-    if (!pv_node && !in_check) {
-        if (reverse_futility(depth, eval, beta)) return eval;
+    if (!pv_node && !in_check && !excluded && !full_width_) {
+        if (reverse_futility(depth, eval, beta, is_improving)) return eval;
+        if (auto s = razor(pos, eval, alpha, depth, ply)) return *s;
         if (auto s = null_move(pos, eval, beta, depth, ply, cut_node)) return *s;
         if (stopped_) return SCORE_DRAW;
     }
+    if (!root && !excluded && !full_width_)
+        depth = internal_iterative_reduction(depth, bool(tt_move), pv_node, cut_node);
 
-    MovePicker picker(pos, tt_hit ? tt.move : Move::none(), history_, ply, false);
+    const OrderingContext oc = ordering_context(ply);
+    MovePicker picker(pos, root ? Move::none() : tt_move, *history_, oc);
+    const bool tt_capture = tt_move && pos.is_capture_or_promotion(tt_move);
+    const bool singular_candidate =
+        !root && !excluded && tt_hit && depth >= sp::SE_MIN_DEPTH && tt.move &&
+        (tt.bound & BOUND_LOWER) && tt.depth >= depth - sp::SE_TT_DEPTH_MARGIN &&
+        !is_mate_score(tt.score) && ply < 2 * root_depth_;
+
     Score best = -SCORE_INFINITE;
     Move best_move = Move::none();
-    Move quiets[64];
-    int quiet_count = 0, move_count = 0;
+    Move quiets[64], noisies[32];
+    int quiet_count = 0, noisy_count = 0, move_count = 0;
+    bool skip_quiets = false;
+    std::size_t root_index = std::size_t(pv_index_);
 
-    for (Move m = picker.next(); m; m = picker.next()) {
-        if (root && !root_moves_->empty() &&
-            std::find(root_moves_->begin(), root_moves_->end(), m) == root_moves_->end())
-            continue;
+    for (;;) {
+        Move m;
+        if (root) {
+            if (root_index >= root_moves_.size()) break;
+            m = root_moves_[root_index++].move;
+        } else if (!(m = picker.next())) {
+            break;
+        }
+        if (m == excluded) continue;
         ++move_count;
-        const bool quiet = !pos.is_capture_or_promotion(m);
-        const bool gives_check = pos.gives_check(m);
 
-        if (!root && quiet && !in_check && !gives_check && best > -SCORE_MATE_IN_MAX_PLY &&
-            late_move_prune(depth, quiet_count))
-            continue; // only this move: later quiet moves may still give check
+        MoveInfo mi;
+        mi.move = m;
+        mi.quiet = !pos.is_capture_or_promotion(m);
+        mi.gives_check = pos.gives_check(m);
+        mi.move_count = move_count;
+        mi.killer_or_counter = mi.quiet && (m == oc.killers[0] || m == oc.killers[1] || m == oc.counter);
+        mi.history = mi.quiet ? MovePicker::quiet_history(pos, *history_, oc, m)
+                              : history_->capture_score(pos.moved_piece(m), m.to(),
+                                                        captured_type(pos, m));
 
-        const Depth new_depth = depth - 1 + (gives_check ? 1 : 0);
-        stack_[ply].move = m;
-        tt_.prefetch(pos.key());
+        if (!root && !full_width_ && best > -SCORE_MATE_IN_MAX_PLY) {
+            const int base_r = LMR.quiet[std::min(depth, 63)][std::min(move_count, 63)];
+            const int lmr_depth = std::max(depth - 1 - base_r, 0);
+            if (mi.quiet && !skip_quiets && late_move_prune(depth, move_count, is_improving))
+                skip_quiets = true;
+            if (mi.quiet && skip_quiets && !mi.gives_check) continue;
+            if (prune_move(pos, mi, depth, ss->static_eval, alpha, lmr_depth)) continue;
+        }
+
+        int extension = 0;
+        if (singular_candidate && m == tt.move) {
+            std::optional<Score> multi_cut;
+            extension = singular_extension(pos, tt, beta, depth, ply, cut_node, pv_node, multi_cut);
+            if (multi_cut) return *multi_cut;
+            if (stopped_) return SCORE_DRAW;
+        } else if (mi.gives_check && ply < 2 * root_depth_) {
+            extension = 1;
+        }
+
+        const std::uint64_t nodes_before = nodes();
+        ss->move = m;
+        ss->piece = pos.moved_piece(m);
+        ss->continuation = history_->continuation_of(ss->piece, m.to());
+        (ss + 1)->double_extensions = ss->double_extensions + (extension >= 2);
         pos.make_move(m);
+        Depth new_depth = depth - 1 + extension;
         Score score;
         if (move_count == 1) {
             score = -search(pos, -beta, -alpha, new_depth, ply + 1, false);
         } else {
-            const int r = (quiet && !in_check && !gives_check)
-                              ? lmr_reduction(depth, move_count, pv_node, cut_node)
-                              : 0;
-            score = -search(pos, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
-            if (score > alpha && r > 0)
+            const bool reduce = depth >= sp::LMR_MIN_DEPTH && move_count > 1 + int(pv_node) && !full_width_;
+            const int r = reduce ? lmr_reduction(mi, depth, pv_node, cut_node, is_improving, tt_capture) : 0;
+            const Depth reduced = std::clamp(new_depth - r, 1, new_depth);
+            score = -search(pos, -alpha - 1, -alpha, reduced, ply + 1, true);
+            if (score > alpha && reduced < new_depth) {
+                if (score > best + sp::LMR_DEEPER_MARGIN && !root) ++new_depth;
                 score = -search(pos, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            }
             if (score > alpha && pv_node)
                 score = -search(pos, -beta, -alpha, new_depth, ply + 1, false);
         }
         pos.unmake_move(m);
         if (stopped_) return SCORE_DRAW;
 
-        if (quiet && quiet_count < 64) quiets[quiet_count++] = m;
+        if (root) {
+            RootMove* rm = find_root_move(m);
+            rm->nodes += nodes() - nodes_before;
+            if (move_count == 1 || score > alpha) {
+                rm->score = score;
+                rm->seldepth = seldepth_;
+                rm->bound = score >= beta ? BOUND_LOWER : score <= alpha ? BOUND_UPPER : BOUND_EXACT;
+                rm->pv.assign(1, m);
+                rm->pv.insert(rm->pv.end(), pv_[1], pv_[1] + pv_length_[1]);
+            } else {
+                rm->score = -SCORE_INFINITE;
+            }
+        }
+
         if (score > best) {
             best = score;
             if (score > alpha) {
                 best_move = m;
-                alpha = score;
                 if (pv_node) update_pv(ply, m);
-                if (alpha >= beta) {
-                    if (quiet) update_quiet_stats(pos, m, quiets, quiet_count, depth, ply);
+                if (score >= beta) {
+                    update_histories(pos, ply, m, depth, quiets, quiet_count, noisies, noisy_count);
                     break;
                 }
+                alpha = score;
             }
+        }
+        if (m != best_move) {
+            if (mi.quiet && quiet_count < 64) quiets[quiet_count++] = m;
+            else if (!mi.quiet && noisy_count < 32) noisies[noisy_count++] = m;
         }
     }
 
-    if (move_count == 0) return in_check ? mated_in(ply) : SCORE_DRAW;
+    if (move_count == 0) return excluded ? alpha : in_check ? mated_in(ply) : SCORE_DRAW;
 
-    const Bound bound = best >= beta ? BOUND_LOWER : (pv_node && best_move ? BOUND_EXACT : BOUND_UPPER);
-    tt_.store(pos.key(), ply, best_move, best, stack_[ply].static_eval, depth, bound);
+    if (!excluded && !(root && pv_index_ > 0)) {
+        const Bound bound =
+            best >= beta ? BOUND_LOWER : (pv_node && best_move ? BOUND_EXACT : BOUND_UPPER);
+        tt_.store(pos.key(), ply, best_move, best, ss->static_eval, depth, bound);
+    }
     return best;
 }
 
 Score Searcher::qsearch(Position& pos, Score alpha, Score beta, int ply) {
     pv_length_[ply] = 0;
-    ++nodes_;
+    nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     if (should_stop()) return SCORE_DRAW;
     seldepth_ = std::max(seldepth_, ply);
     if (auto s = draw_or_horizon(pos, ply)) return *s;
@@ -244,22 +460,26 @@ Score Searcher::qsearch(Position& pos, Score alpha, Score beta, int ply) {
     if (!in_check) {
         stand_pat = tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate(pos);
         best = stand_pat;
+        if (tt_hit && tt.score != SCORE_NONE &&
+            (tt.bound & (tt.score > best ? BOUND_LOWER : BOUND_UPPER)))
+            best = tt.score;
         if (best >= beta) return best;
         alpha = std::max(alpha, best);
     }
 
-    MovePicker picker(pos, tt_hit ? tt.move : Move::none(), history_, ply, true);
+    MovePicker picker(pos, tt_hit ? tt.move : Move::none(), *history_);
     Move best_move = Move::none();
     int move_count = 0;
     for (Move m = picker.next(); m; m = picker.next()) {
         ++move_count;
         if (!in_check) {
             if (!pos.see_ge(m, 0)) continue;
-            // Delta pruning: even winning the piece does not reach alpha.
-            const PieceType victim = m.type() == EN_PASSANT ? PAWN : type_of(pos.piece_on(m.to()));
-            if (m.type() != PROMOTION &&
-                stand_pat + Position::see_value(victim) + sp::QS_DELTA_MARGIN <= alpha)
+            // Futility: a capture that wins nothing cannot lift a hopeless stand pat.
+            if (m.type() != PROMOTION && stand_pat + sp::QS_FUTILITY_MARGIN <= alpha &&
+                !pos.see_ge(m, 1)) {
+                best = std::max(best, stand_pat + sp::QS_FUTILITY_MARGIN);
                 continue;
+            }
         }
         pos.make_move(m);
         const Score score = -qsearch(pos, -beta, -alpha, ply + 1);
@@ -299,68 +519,171 @@ Score Searcher::aspiration(Position& pos, Score previous, Depth depth) {
         } else {
             return score;
         }
-        delta += delta;
-        if (delta > 1000) alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+        delta += delta / 2;
+        if (delta > sp::ASPIRATION_WIDEN_LIMIT) alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
     }
 }
 
-std::vector<Move> Searcher::root_pv() const {
-    return std::vector<Move>(pv_[0], pv_[0] + pv_length_[0]);
+void Searcher::report_lines(int depth) {
+    const std::uint64_t total = context_->total_nodes();
+    for (int k = 0; k < multipv_; ++k) {
+        const RootMove& rm = root_moves_[std::size_t(k)];
+        const bool fresh = rm.score != -SCORE_INFINITE;
+        SearchReport r;
+        r.depth = depth;
+        r.seldepth = std::max(rm.seldepth, depth);
+        r.multipv = k + 1;
+        r.score = fresh ? rm.score : rm.previous_score;
+        r.bound = fresh ? rm.bound : BOUND_EXACT;
+        r.nodes = total;
+        r.time_ms = time_->search_elapsed_ms();
+        r.hashfull = tt_.hashfull();
+        r.pv = rm.pv;
+        if (r.pv.empty()) r.pv.assign(1, rm.move);
+        context_->report(r);
+    }
 }
 
-SearchResult Searcher::run(const Position& root, const SearchLimits& limits, TimeManager& time,
-                           const std::vector<Move>& root_moves,
-                           const std::function<void(const SearchReport&)>& report) {
-    limits_ = &limits;
-    time_ = &time;
-    root_moves_ = &root_moves;
-    nodes_ = 0;
-    stopped_ = false;
-    tt_.new_search();
-    for (auto& f : stack_) f = Frame{};
+// After an iteration: whether the next one would overrun the time this move deserves.
+bool Searcher::time_to_stop_iterating(Score score, Move best) {
+    stability_ = best == last_best_ ? stability_ + 1 : 0;
+    last_best_ = best;
+    const Score drop = last_score_ == SCORE_NONE ? 0 : last_score_ - score;
+    last_score_ = score;
+    if (!time_->has_limit() || time_->fixed() || signals_.pondering.load()) return false;
 
-    Position pos = root;
-    SearchResult result;
-    std::vector<Move> best_pv;
-    const int max_depth = limits.depth > 0 ? std::min(limits.depth, MAX_PLY - 10) : MAX_PLY - 10;
-    Score previous = 0;
+    double scale = sp::STABILITY_SCALE[std::min(stability_, 4)] / 100.0;
+    scale *= 1.0 + std::clamp(drop, 0, sp::SCORE_DROP_CAP) / sp::SCORE_DROP_DIVISOR;
+    const double share = double(root_moves_[0].nodes) / double(std::max<std::uint64_t>(1, nodes()));
+    scale *= (sp::NODE_SHARE_BASE - share) * sp::NODE_SHARE_SLOPE;
+    return double(time_->elapsed_ms()) >=
+           double(time_->soft_ms()) * scale * sp::NEXT_ITERATION_SHARE;
+}
+
+void Searcher::iterate(Position& pos) {
+    int max_depth = limits_->depth > 0 ? std::min(limits_->depth, MAX_PLY - 10) : MAX_PLY - 10;
+    // go mate N: a full-width search to 2N - 1 plies finds every mate in N.
+    if (full_width_) max_depth = std::min(max_depth, 2 * limits_->mate - 1);
+    const auto by_score = [](const RootMove& a, const RootMove& b) { return a.score > b.score; };
 
     for (int depth = 1; depth <= max_depth; ++depth) {
         root_depth_ = depth;
-        seldepth_ = 0;
-        const Score score = aspiration(pos, previous, depth);
-        if (stopped_ && depth > 1) break;
-        std::vector<Move> pv = root_pv();
-        if (pv.empty()) break; // no legal move at the root (or none left in searchmoves)
-        previous = score;
-        best_pv = pv;
-        result.score = score;
-        result.depth = depth;
+        for (RootMove& rm : root_moves_) {
+            rm.previous_score = rm.score != -SCORE_INFINITE ? rm.score : rm.previous_score;
+            rm.score = -SCORE_INFINITE;
+        }
+        for (pv_index_ = 0; pv_index_ < multipv_ && !stopped_; ++pv_index_) {
+            seldepth_ = 0;
+            const Score prev = root_moves_[std::size_t(pv_index_)].previous_score;
+            aspiration(pos, prev == -SCORE_INFINITE ? 0 : prev, depth);
+            std::stable_sort(root_moves_.begin() + pv_index_, root_moves_.end(), by_score);
+            // Lines found so far stay ranked by score (search instability can make a later
+            // line score above an earlier one).
+            if (!stopped_) std::stable_sort(root_moves_.begin(), root_moves_.begin() + pv_index_ + 1, by_score);
+        }
+        pv_index_ = 0;
+        const RootMove& first = root_moves_[0];
+        if (stopped_) {
+            // An interrupted iteration still counts if its first line was searched: the
+            // move it found beat the previous best (or is it, with a fresh score).
+            if (is_main() && first.score != -SCORE_INFINITE && depth > 1) {
+                completed_pv_ = first.pv;
+                completed_score_ = first.score;
+            }
+            break;
+        }
+        completed_depth_ = depth;
+        completed_score_ = first.score;
+        completed_pv_ = first.pv;
+        if (!is_main()) {
+            if (signals_.helpers_stop.load() || signals_.stop.load()) break;
+            continue;
+        }
+        report_lines(depth);
 
-        SearchReport r;
-        r.depth = depth;
-        r.seldepth = std::max(seldepth_, depth);
-        r.score = score;
-        r.nodes = nodes_;
-        r.time_ms = time.elapsed_ms();
-        r.hashfull = tt_.hashfull();
-        r.pv = pv;
-        report(r);
-
-        if (limits.mate > 0 && score >= mate_in(2 * limits.mate - 1)) break;
+        const Score score = completed_score_;
+        if (limits_->mate > 0 && score >= mate_in(2 * limits_->mate - 1)) break;
         // A proven mate well inside the horizon: deeper iterations cannot change it.
         if (is_mate_score(score) && depth > SCORE_MATE - std::abs(score) + 8) break;
-        if (time.has_limit() && !time.fixed() && !signals_.pondering.load() &&
-            time.elapsed_ms() >= time.soft_ms() * 6 / 10)
-            break;
+        const bool clock = time_->has_limit() && !signals_.pondering.load();
+        if (clock && root_moves_.size() == 1 && depth >= 2) break; // a forced move
+        if (time_to_stop_iterating(score, first.move)) break;
         if (signals_.stop.load()) break;
     }
+}
 
-    result.nodes = nodes_;
-    if (!best_pv.empty()) {
-        result.best = best_pv[0];
-        if (best_pv.size() > 1) {
-            result.ponder = best_pv[1];
+Searcher::SingularProbe Searcher::singular_probe(const Position& root, Depth depth, Score beta) {
+    static const SearchLimits no_limits{};
+    static TimeManager clock;
+    static const std::vector<Move> all_moves;
+    SearchContext context;
+    context.limits = &no_limits;
+    context.time = &clock;
+    context.searchmoves = &all_moves;
+    context.total_nodes = [this] { return nodes(); };
+    context_ = &context;
+    limits_ = &no_limits;
+    time_ = &clock;
+    stopped_ = false;
+    full_width_ = false;
+    nmp_min_ply_ = 0;
+    root_depth_ = depth;
+    for (auto& f : stack_) f = Frame{};
+
+    SingularProbe probe;
+    Position pos = root;
+    TTData tt;
+    if (!tt_.probe(pos.key(), 1, tt) || !tt.move || !(tt.bound & BOUND_LOWER) || pos.in_check())
+        return probe;
+    Frame* ss = stack_ + 1 + STACK_OFFSET;
+    ss->static_eval = evaluate(pos);
+    probe.ran = true;
+    probe.static_eval_before = ss->static_eval;
+    probe.extension = singular_extension(pos, tt, beta, depth, 1, false, false, probe.multi_cut);
+    probe.excluded_after = ss->excluded;
+    probe.static_eval_after = ss->static_eval;
+    context_ = nullptr;
+    return probe;
+}
+
+SearchResult Searcher::run(const Position& root, const SearchContext& context) {
+    context_ = &context;
+    limits_ = context.limits;
+    time_ = context.time;
+    nodes_ = 0;
+    stopped_ = false;
+    full_width_ = limits_->mate > 0;
+    nmp_min_ply_ = 0;
+    completed_depth_ = 0;
+    completed_score_ = -SCORE_INFINITE;
+    completed_pv_.clear();
+    last_best_ = Move::none();
+    stability_ = 0;
+    last_score_ = SCORE_NONE;
+    for (auto& f : stack_) f = Frame{};
+
+    root_moves_.clear();
+    MoveList legal;
+    generate<GenType::ALL>(root, legal);
+    const std::vector<Move>& only = *context.searchmoves;
+    for (Move m : legal)
+        if (only.empty() || std::find(only.begin(), only.end(), m) != only.end())
+            root_moves_.emplace_back().move = m;
+    multipv_ = std::min<int>(std::max(1, context.multipv), int(root_moves_.size()));
+
+    SearchResult result;
+    if (!root_moves_.empty()) {
+        Position pos = root;
+        iterate(pos);
+    }
+    result.nodes = nodes();
+    result.depth = completed_depth_;
+    result.score = completed_score_;
+    result.pv = completed_pv_;
+    if (!completed_pv_.empty()) {
+        result.best = completed_pv_[0];
+        if (completed_pv_.size() > 1) {
+            result.ponder = completed_pv_[1];
         } else {
             // Look for a reply in the hash table.
             Position after = root;

@@ -1,14 +1,17 @@
-// Iterative deepening, aspiration windows, PVS alpha-beta and quiescence search.
-// The searcher reports through callbacks; it never prints.
+// Iterative deepening, aspiration windows, PVS alpha-beta and quiescence search, for one
+// search thread. The searcher reports through callbacks; it never prints. Lazy SMP
+// (src/search/threads.*) runs several of them over the one shared transposition table.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "core/position.hpp"
 #include "search/history.hpp"
+#include "search/movepick.hpp"
 #include "search/timeman.hpp"
 #include "search/tt.hpp"
 
@@ -32,62 +35,143 @@ struct SearchResult {
     Score score = 0;
     int depth = 0;
     std::uint64_t nodes = 0;
+    std::vector<Move> pv;
 };
 
-// Shared with the thread that drives the search (UCI): stop and ponder flags.
+// Shared with the thread that drives the search (UCI): stop and ponder flags, and the
+// signal the main search thread gives its helpers when it is done.
 struct SearchSignals {
     std::atomic<bool> stop{false};
     std::atomic<bool> pondering{false};
+    std::atomic<bool> helpers_stop{false};
+};
+
+// A root move with what the last iterations learned of it.
+struct RootMove {
+    Move move;
+    Score score = -SCORE_INFINITE;
+    Score previous_score = -SCORE_INFINITE;
+    Bound bound = BOUND_EXACT;
+    int seldepth = 0;
+    std::uint64_t nodes = 0;
+    std::vector<Move> pv;
+};
+
+// What every thread of one search shares: limits, clock, output and the thread set.
+struct SearchContext {
+    const SearchLimits* limits = nullptr;
+    TimeManager* time = nullptr;
+    const std::vector<Move>* searchmoves = nullptr;
+    int multipv = 1;
+    std::function<void(const SearchReport&)> report;  // main thread only
+    std::function<std::uint64_t()> total_nodes;        // all threads
 };
 
 class Searcher {
 public:
-    Searcher(TranspositionTable& tt, SearchSignals& signals);
+    Searcher(TranspositionTable& tt, SearchSignals& signals, int thread_id = 0);
 
-    // Searches `root` within the limits. `root_moves` restricts the root (searchmoves).
-    SearchResult run(const Position& root, const SearchLimits& limits, TimeManager& time,
-                     const std::vector<Move>& root_moves,
-                     const std::function<void(const SearchReport&)>& report);
+    // Searches `root` within the limits; thread 0 reports, manages time and ends helpers.
+    SearchResult run(const Position& root, const SearchContext& context);
 
-    void clear() { history_.clear(); }
-    std::uint64_t nodes() const { return nodes_; }
+    void clear() { history_->clear(); }
+    std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+    int completed_depth() const { return completed_depth_; }
+    Score completed_score() const { return completed_score_; }
+    bool is_main() const { return thread_id_ == 0; }
+
+    // Test hook: the singular test of the TT move of `pos` at `depth`, run as at an inner
+    // node (ply 1) against `beta`, with what it left behind.
+    struct SingularProbe {
+        bool ran = false;      // false: no TT move with a usable lower bound
+        int extension = 0;
+        std::optional<Score> multi_cut;
+        Move excluded_after;   // the frame's excluded move afterwards (none expected)
+        Score static_eval_before = SCORE_NONE, static_eval_after = SCORE_NONE;
+    };
+    SingularProbe singular_probe(const Position& pos, Depth depth, Score beta);
 
 private:
     struct Frame {
         Score static_eval = SCORE_NONE;
         Move move = Move::none();
+        Move excluded = Move::none();
+        Piece piece = NO_PIECE; // the piece `move` moved (NO_PIECE: none or null move)
+        PieceToHistory* continuation = nullptr; // table of the move played from this ply
+        int double_extensions = 0;
+        bool in_check = false;
+    };
+    // What the move loop needs to decide about one move.
+    struct MoveInfo {
+        Move move;
+        bool quiet;
+        bool gives_check;
+        bool killer_or_counter;
+        int history;
+        int move_count;
     };
 
     Score search(Position& pos, Score alpha, Score beta, Depth depth, int ply, bool cut_node);
     Score qsearch(Position& pos, Score alpha, Score beta, int ply);
     Score aspiration(Position& pos, Score previous, Depth depth);
+    void iterate(Position& pos);
 
-    // Each pruning rule and reduction is a named helper.
+    // Each pruning rule, reduction and extension is a named helper.
     bool should_stop();
     std::optional<Score> draw_or_horizon(const Position& pos, int ply) const;
     static std::optional<Score> tt_cutoff(const TTData& tt, Depth depth, Score alpha, Score beta);
-    static bool reverse_futility(Depth depth, Score eval, Score beta);
+    bool improving(int ply) const;
+    static bool reverse_futility(Depth depth, Score eval, Score beta, bool improving);
+    std::optional<Score> razor(Position& pos, Score eval, Score alpha, Depth depth, int ply);
     std::optional<Score> null_move(Position& pos, Score eval, Score beta, Depth depth, int ply,
                                    bool cut_node);
-    static bool late_move_prune(Depth depth, int quiets_seen);
-    static int lmr_reduction(Depth depth, int move_count, bool pv_node, bool cut_node);
-    void update_quiet_stats(const Position& pos, Move best, const Move* quiets, int quiet_count,
-                            Depth depth, int ply);
+    static Depth internal_iterative_reduction(Depth depth, bool has_tt_move, bool pv_node,
+                                              bool cut_node);
+    static bool late_move_prune(Depth depth, int move_count, bool improving);
+    bool prune_move(const Position& pos, const MoveInfo& mi, Depth depth, Score static_eval,
+                    Score alpha, int lmr_depth) const;
+    int singular_extension(Position& pos, const TTData& tt, Score beta, Depth depth, int ply,
+                           bool cut_node, bool pv_node, std::optional<Score>& multi_cut);
+    int lmr_reduction(const MoveInfo& mi, Depth depth, bool pv_node, bool cut_node,
+                      bool improving, bool tt_capture) const;
+    void update_histories(const Position& pos, int ply, Move best, Depth depth,
+                          const Move* quiets, int quiet_count, const Move* noisies,
+                          int noisy_count);
+    void update_continuation(int ply, Piece pc, Square to, int bonus);
+    OrderingContext ordering_context(int ply) const;
     void update_pv(int ply, Move m);
-    std::vector<Move> root_pv() const;
+    RootMove* find_root_move(Move m);
+    void report_lines(int depth);
+    bool time_to_stop_iterating(Score score, Move best);
 
     TranspositionTable& tt_;
     SearchSignals& signals_;
-    History history_;
+    int thread_id_;
+    std::unique_ptr<History> history_;
+    const SearchContext* context_ = nullptr;
     const SearchLimits* limits_ = nullptr;
     TimeManager* time_ = nullptr;
-    const std::vector<Move>* root_moves_ = nullptr;
 
-    std::uint64_t nodes_ = 0;
+    std::atomic<std::uint64_t> nodes_{0};
     int seldepth_ = 0;
     bool stopped_ = false;
+    bool full_width_ = false; // go mate: no pruning or reduction, so a mate is exact
     int root_depth_ = 0;
-    Frame stack_[MAX_PLY + 4];
+    int nmp_min_ply_ = 0; // null-move verification: no null move before this ply
+    int pv_index_ = 0;
+    int multipv_ = 1;
+    std::vector<RootMove> root_moves_;
+
+    // Iteration results (the best-thread choice reads them).
+    int completed_depth_ = 0;
+    Score completed_score_ = -SCORE_INFINITE;
+    std::vector<Move> completed_pv_;
+    Move last_best_ = Move::none();
+    int stability_ = 0;
+    Score last_score_ = SCORE_NONE;
+
+    static constexpr int STACK_OFFSET = 4; // frames before the root for ply - 4 look-backs
+    Frame stack_[MAX_PLY + 8];
     Move pv_[MAX_PLY + 2][MAX_PLY + 2];
     int pv_length_[MAX_PLY + 2]{};
 };

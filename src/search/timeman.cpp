@@ -6,6 +6,7 @@ namespace horizon {
 
 void TimeManager::start(const SearchLimits& limits, Color us, int overhead_ms, int game_ply) {
     restart();
+    search_start_ = start_.load();
     limited_ = fixed_ = false;
     soft_ = hard_ = 0;
     if (limits.infinite) return;

@@ -32,13 +32,14 @@ public:
 
     // Computes the limits for `us`; `overhead_ms` is the Move Overhead option.
     void start(const SearchLimits& limits, Color us, int overhead_ms, int game_ply);
-    // Restarts the clock (on ponderhit: the move's own time starts then).
+    // Restarts the budget clock (on ponderhit: the move's own time starts then). The
+    // search clock, which `info time` reports beside `info nodes`, still runs from `go`.
     void restart() { start_ = Clock::now().time_since_epoch().count(); }
 
-    std::int64_t elapsed_ms() const {
-        const Clock::duration since(Clock::now().time_since_epoch().count() - start_.load());
-        return std::chrono::duration_cast<std::chrono::milliseconds>(since).count();
-    }
+    // Time spent of this move's budget (since go, or since ponderhit).
+    std::int64_t elapsed_ms() const { return since(start_.load()); }
+    // Time since go: what `info time` shows, so that nodes / time is the real speed.
+    std::int64_t search_elapsed_ms() const { return since(search_start_); }
     bool has_limit() const { return limited_; }
     // Fixed time per move (movetime): use it all, no early stop between iterations.
     bool fixed() const { return fixed_; }
@@ -46,6 +47,11 @@ public:
     std::int64_t hard_ms() const { return hard_; }
 
 private:
+    static std::int64_t since(Clock::rep start) {
+        const Clock::duration d(Clock::now().time_since_epoch().count() - start);
+        return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+    }
+    Clock::rep search_start_ = Clock::now().time_since_epoch().count();
     // Read by the search thread while the UCI thread may restart it (ponderhit).
     std::atomic<Clock::rep> start_{Clock::now().time_since_epoch().count()};
     bool limited_ = false;

@@ -1,20 +1,78 @@
 #include "search/tt.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
+
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <unistd.h>
+#endif
 
 namespace horizon {
 
-void TranspositionTable::resize(std::size_t mib) {
+namespace {
+constexpr std::size_t ALIGNMENT = 64;
+// Below this a clear is a memset; above, the table is handed back to the OS and asked
+// for again, which gives zeroed pages without touching them.
+constexpr std::size_t MEMSET_CLEAR_MAX = std::size_t(64) << 20;
+} // namespace
+
+std::size_t TranspositionTable::physical_mib() {
+#if defined(_WIN32)
+    MEMORYSTATUSEX status;
+    status.dwLength = sizeof status;
+    if (!GlobalMemoryStatusEx(&status)) return 0;
+    return std::size_t(status.ullTotalPhys >> 20);
+#else
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return 0;
+    return std::size_t((unsigned long long)pages * (unsigned long long)page >> 20);
+#endif
+}
+
+TranspositionTable::~TranspositionTable() { release(); }
+
+void TranspositionTable::release() {
+    std::free(raw_);
+    raw_ = nullptr;
+    buckets_ = nullptr;
+}
+
+void TranspositionTable::adopt(void* raw) {
+    release();
+    raw_ = raw;
+    const auto address = (reinterpret_cast<std::uintptr_t>(raw) + ALIGNMENT - 1) & ~(ALIGNMENT - 1);
+    buckets_ = reinterpret_cast<Bucket*>(address);
+}
+
+bool TranspositionTable::resize(std::size_t mib) {
+    const std::size_t physical = physical_mib();
+    if (raw_ && physical && mib > physical) return false;
+    const std::size_t count = std::max<std::size_t>(1, mib * 1024 * 1024 / sizeof(Bucket));
+    void* raw = std::calloc(count * sizeof(Bucket) + ALIGNMENT, 1);
+    if (!raw) return false;
+    adopt(raw);
+    count_ = count;
     mib_ = mib;
-    count_ = std::max<std::size_t>(1, mib * 1024 * 1024 / sizeof(Bucket));
-    buckets_.reset(new Bucket[count_]); // value-initialised: already empty
     generation_ = 0;
+    return true;
 }
 
 void TranspositionTable::clear() {
-    std::memset(static_cast<void*>(buckets_.get()), 0, count_ * sizeof(Bucket));
     generation_ = 0;
+    if (count_ * sizeof(Bucket) <= MEMSET_CLEAR_MAX) {
+        std::memset(static_cast<void*>(buckets_), 0, count_ * sizeof(Bucket));
+        return;
+    }
+    void* raw = std::calloc(count_ * sizeof(Bucket) + ALIGNMENT, 1);
+    if (!raw) { // no second table's worth of address space: clear in place
+        std::memset(static_cast<void*>(buckets_), 0, count_ * sizeof(Bucket));
+        return;
+    }
+    adopt(raw);
 }
 
 bool TranspositionTable::probe(Key key, int ply, TTData& out) const {

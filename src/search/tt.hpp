@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 
 #include "core/types.hpp"
 
@@ -34,9 +33,18 @@ struct TTData {
 class TranspositionTable {
 public:
     explicit TranspositionTable(std::size_t mib = 16) { resize(mib); }
-    // Reallocates to `mib` MiB (at least one bucket) and clears.
-    void resize(std::size_t mib);
+    ~TranspositionTable();
+    TranspositionTable(const TranspositionTable&) = delete;
+    TranspositionTable& operator=(const TranspositionTable&) = delete;
+
+    // Reallocates to `mib` MiB (at least one bucket), empty. The memory comes from the OS
+    // already zeroed and is touched only when used, so any size answers at once. Returns
+    // false, keeping the table as it was, when the machine cannot hold that size (more
+    // than its physical memory) or the allocation fails.
+    bool resize(std::size_t mib);
     void clear();
+    // Physical memory of this machine in MiB (0 when unknown).
+    static std::size_t physical_mib();
     void new_search() { generation_ = std::uint8_t((generation_ + 1) & 63); }
 
     // Looks the key up; the score comes back adjusted for `ply`.
@@ -60,7 +68,11 @@ private:
         return std::size_t((static_cast<unsigned __int128>(key) * count_) >> 64);
     }
 
-    std::unique_ptr<Bucket[]> buckets_;
+    void release();
+    void adopt(void* raw); // frees the old table, uses raw (calloc'ed) aligned
+
+    void* raw_ = nullptr;      // what calloc returned
+    Bucket* buckets_ = nullptr; // raw_ aligned to a cache line
     std::size_t count_ = 0;
     std::size_t mib_ = 0;
     std::uint8_t generation_ = 0;

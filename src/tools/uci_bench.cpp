@@ -89,7 +89,7 @@ int uci_bench_main(int argc, const char* const* argv) {
         return 2;
     }
     const std::vector<std::string> cmd{engine};
-    Stats startup, isready, stop, mt, rss;
+    Stats startup, isready, stop, mt, rss, hash;
     int failures = 0;
     try {
         for (int r = 0; r < runs; ++r) {
@@ -127,6 +127,11 @@ int uci_bench_main(int argc, const char* const* argv) {
             mt.add(ms_since(t));
 
             rss.add(double(peak_rss_kib(e.pid())));
+            // The largest Hash a GUI can ask for, then a new game (which clears it).
+            t = Clock::now();
+            e.write("setoption name Hash value 16384\nucinewgame\nisready\n");
+            if (!e.wait_for("readyok", milliseconds(60000))) ++failures;
+            hash.add(ms_since(t));
             e.write("quit\n");
             e.wait(milliseconds(2000));
         }
@@ -141,6 +146,7 @@ int uci_bench_main(int argc, const char* const* argv) {
     std::printf("go movetime %-5d          %8.1f / %8.1f  (min %.1f; Move Overhead %d)\n", movetime,
                 mt.median(), mt.max(), mt.min(), overhead);
     std::printf("peak memory (VmHWM, KiB)   %8.0f / %8.0f\n", rss.median(), rss.max());
+    std::printf("Hash 16384 + ucinewgame    %8.1f / %8.1f  (to readyok)\n", hash.median(), hash.max());
     if (failures) std::printf("FAILURES: %d responses missing\n", failures);
     return failures ? 1 : 0;
 }

@@ -75,7 +75,11 @@ void UciLoop::register_options() {
     using T = UciOption::Type;
     options_.add({"Hash", T::SPIN, std::to_string(Engine::DEFAULT_HASH_MIB), 1, Engine::MAX_HASH_MIB,
                   "", [this](const std::string& v) -> std::optional<std::string> {
-                      if (!engine_.set_hash(std::stoull(v))) return "not enough memory";
+                      if (!engine_.set_hash(std::stoull(v)))
+                          return "Hash " + v + " MiB refused: this machine cannot hold it (" +
+                                 std::to_string(TranspositionTable::physical_mib()) +
+                                 " MiB of memory); keeping " +
+                                 std::to_string(engine_.hash_mib()) + " MiB";
                       return std::nullopt;
                   }});
     options_.add({"Clear Hash", T::BUTTON, "", 0, 0, "",

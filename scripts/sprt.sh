@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPRT of one Horizon revision against another with fastchess (pentanomial statistics).
+#
+#   scripts/sprt.sh [options] BASE_REV [NEW_REV]
+#
+# NEW_REV defaults to the work tree as it is (uncommitted changes included).
+#   -t TC        time control (default 5+0.05); -n NODES plays at fixed nodes per move instead
+#   -e ELO1      SPRT elo1 bound (default 5; elo0 is 0), -a/-b alpha/beta (default 0.05)
+#   -g GAMES     the most games to play (default 20000)
+#   -c CONC      concurrent games (default 2: one per core)
+#   -o OPTS      extra UCI options for both engines, e.g. "Threads=1 Hash=16"
+#   -d DIR       output folder (default /tmp/horizon-sprt.<base>-<new>); a run that was
+#                stopped resumes from DIR/fastchess-state.json
+#   -f           fixed-games match, no SPRT (with -g: e.g. 400 games for an Elo figure)
+# Prints the verdict, Elo +- error, the pentanomial counts and both `Bench:` signatures.
+# fastchess is $FASTCHESS, else on PATH, else /work/tools/fastchess/fastchess.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+tc=5+0.05
+nodes=""
+elo1=5
+alpha=0.05
+beta=0.05
+games=20000
+conc=2
+opts=""
+out=""
+fixed=0
+while getopts "t:n:e:a:b:g:c:o:d:f" opt; do
+  case $opt in
+    t) tc=$OPTARG ;; n) nodes=$OPTARG ;; e) elo1=$OPTARG ;; a) alpha=$OPTARG ;;
+    b) beta=$OPTARG ;; g) games=$OPTARG ;; c) conc=$OPTARG ;; o) opts=$OPTARG ;;
+    d) out=$OPTARG ;; f) fixed=1 ;;
+    *) sed -n '2,17p' "$0"; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || { sed -n '2,17p' "$0"; exit 2; }
+base_rev=$1
+new_rev=${2:-WORKTREE}
+fastchess=${FASTCHESS:-$(command -v fastchess || echo /work/tools/fastchess/fastchess)}
+[ -x "$fastchess" ] || { echo "fastchess not found (set FASTCHESS)" >&2; exit 2; }
+
+# Builds REV (a commit, or WORKTREE) into $2 and prints its bench signature.
+build_rev() {
+  local rev=$1 dest=$2 src
+  if [ "$rev" = WORKTREE ]; then
+    src=$root
+  else
+    src=$(mktemp -d /tmp/horizon-src.XXXXXX)
+    git -C "$root" archive "$rev" | tar -x -C "$src"
+  fi
+  cmake -S "$src" -B "$src/build/sprt" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON > /dev/null
+  cmake --build "$src/build/sprt" --target horizon -j 2 > /dev/null
+  cp "$src/build/sprt/horizon" "$dest"
+  "$dest" bench 2>/dev/null | awk '/Nodes searched/ { print $3 }'
+}
+
+short() { [ "$1" = WORKTREE ] && echo worktree || git -C "$root" rev-parse --short "$1"; }
+out=${out:-/tmp/horizon-sprt.$(short "$base_rev")-$(short "$new_rev")}
+mkdir -p "$out"
+if [ ! -x "$out/base" ] || [ ! -x "$out/new" ]; then
+  build_rev "$base_rev" "$out/base" > "$out/base.bench"
+  build_rev "$new_rev" "$out/new" > "$out/new.bench"
+fi
+echo "base $(short "$base_rev"): Bench: $(cat "$out/base.bench")"
+echo "new  $(short "$new_rev"): Bench: $(cat "$out/new.bench")"
+
+each=()
+if [ -n "$nodes" ]; then each+=(tc=inf nodes="$nodes"); else each+=(tc="$tc"); fi
+for o in $opts; do each+=("option.$o"); done
+stat=(-sprt elo0=0 elo1="$elo1" alpha="$alpha" beta="$beta" model=normalized)
+[ "$fixed" = 1 ] && stat=()
+resume=()
+[ -f "$out/fastchess-state.json" ] && resume=(-config file="$out/fastchess-state.json")
+cd "$out"
+if [ ${#resume[@]} -gt 0 ]; then
+  "$fastchess" "${resume[@]}" | tee -a "$out/fastchess.out"
+else
+  "$fastchess" -engine cmd="$out/new" name=new -engine cmd="$out/base" name=base \
+    -each "${each[@]}" option.Threads=1 \
+    -openings file="$root/../shared/openings/random8-balanced.epd" format=epd order=random \
+    -rounds $(( (games + 1) / 2 )) -games 2 -repeat -concurrency "$conc" -recover \
+    "${stat[@]}" -report penta=true -ratinginterval 20 \
+    -config outname="$out/fastchess-state.json" \
+    -pgnout file="$out/games.pgn" > "$out/fastchess.out" 2>&1 || true
+fi
+echo "--- $out"
+grep -E "Elo:|LLR|Ptnml|Games:|H1 was accepted|H0 was accepted" "$out/fastchess.out" | tail -6
+grep -ciE "illegal|loses on time|disconnect|stall" "$out/games.pgn" | sed 's/^/abnormal endings: /' || true
