@@ -40,7 +40,7 @@ case $opponent in
   sf[0-9]*) opp=(cmd=/usr/games/stockfish name="Stockfish-${opponent#sf}" option.UCI_LimitStrength=true
                  option.UCI_Elo="${opponent#sf}" option.Threads=1 option.Hash=16) ;;
   stockfish) opp=(cmd=/usr/games/stockfish name=Stockfish option.Threads=1 option.Hash=16) ;;
-  glaurung) opp=(cmd=/usr/games/glaurung name=Glaurung) ;;
+  glaurung) opp=(cmd=/usr/games/glaurung name=Glaurung option.Threads=1) ;;
   toga2) opp=(cmd=/usr/games/toga2 name=Toga2) ;;
   gnuchess) opp=(cmd=/usr/games/gnuchess args=--uci name=GNUChess option.OwnBook=false) ;;
   ethereal) opp=(cmd=/usr/games/ethereal-chess name=Ethereal option.Threads=1) ;;

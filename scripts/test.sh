@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Builds and runs the whole test suite: a Release build (PEXT lookups, warnings as errors)
-# and an ASan+UBSan build (magic-bitboard lookups).
+# Builds and runs the whole test suite: a Release build (PEXT lookups, warnings as errors),
+# an ASan+UBSan build (magic-bitboard lookups), and a ThreadSanitizer build that runs the
+# threaded tests (Lazy SMP, the search thread against stop/ponderhit/isready/quit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-for preset in ci ci-sanitize; do
+for preset in ci ci-sanitize ci-tsan; do
   echo "=== $preset: configure and build"
   cmake --preset "$preset" > /dev/null
   cmake --build --preset "$preset"

@@ -550,3 +550,40 @@ TEST_CASE("run_perft_suite reports passes, failures and unreadable files", "[per
     CHECK_FALSE(error.empty());
     CHECK(r.positions == 0);
 }
+
+TEST_CASE("is_surely_legal: never a move the generator lacks; every plain legal move when not in check",
+          "[movegen]") {
+    long long accepted = 0, missed = 0;
+    auto check_all_encodings = [&](Position &pos) {
+        MoveList legal;
+        generate<GenType::ALL>(pos, legal);
+        // Every 16-bit encoding: what it accepts is legal.
+        for (unsigned raw = 0; raw < 65536; ++raw) {
+            const Move m{std::uint16_t(raw)};
+            if (!pos.is_surely_legal(m)) continue;
+            ++accepted;
+            INFO(pos.fen() << " move " << raw);
+            REQUIRE(legal.contains(m));
+        }
+        // And out of check it decides every normal move itself.
+        if (!pos.in_check())
+            for (Move m : legal)
+                if (m.type() == NORMAL && !pos.is_surely_legal(m)) ++missed;
+    };
+    int positions = 0;
+    for (const auto &e : load_epd("standard.epd")) {
+        Position pos = position_from(e.fen);
+        check_all_encodings(pos);
+        MoveList list;
+        generate<GenType::ALL>(pos, list);
+        for (std::size_t i = 0; i < list.size(); i += 5) {
+            pos.make_move(list[i]);
+            check_all_encodings(pos);
+            pos.unmake_move(list[i]);
+            ++positions;
+        }
+    }
+    CHECK(positions > 300);
+    CHECK(accepted > 5000); // the normal moves of every position visited
+    CHECK(missed == 0);
+}

@@ -193,7 +193,8 @@ struct SearchOutput {
 
 // Checks the shape of one search's output: info lines, then exactly one bestmove, last.
 // Every PV is legal from the root; the last info line's PV starts with the bestmove.
-SearchOutput check_search_output(const std::vector<std::string>& lines, const Position& root) {
+SearchOutput check_search_output(const std::vector<std::string>& lines, const Position& root,
+                                 int multipv = 1) {
     SearchOutput out;
     REQUIRE(!lines.empty());
     REQUIRE(count_prefix(lines, "bestmove") == 1);
@@ -211,7 +212,8 @@ SearchOutput check_search_output(const std::vector<std::string>& lines, const Po
         REQUIRE(!info.score_kind.empty());
         for (const char* key : {"multipv", "nodes", "nps", "hashfull", "time"})
             REQUIRE(info.num.count(key));
-        CHECK(info.num.at("multipv") == 1);
+        CHECK(info.num.at("multipv") >= 1);
+        CHECK(info.num.at("multipv") <= multipv);
         CHECK(info.num.at("hashfull") >= 0);
         CHECK(info.num.at("hashfull") <= 1000);
         CHECK(info.num.at("time") >= 0);
@@ -695,6 +697,39 @@ TEST_CASE("go with no legal move: mated or stalemate", "[uci]") {
     // Still usable afterwards.
     s.send("position startpos");
     check_search_output(s.go("go depth 2"), s.engine.position());
+}
+
+TEST_CASE("MultiPV with searchmoves: one line per allowed move, ranked", "[uci]") {
+    Session s;
+    s.send("setoption name MultiPV value 3");
+    s.send("position startpos");
+    const auto out = check_search_output(s.go("go depth 6 searchmoves a2a3 g1f3 h2h4 b1a3"),
+                                         s.engine.position(), 3);
+    // Each completed depth has lines 1, 2 and 3, from the four allowed moves only, all
+    // different, in order of score.
+    std::map<long long, std::vector<const Info*>> by_depth;
+    for (const auto& i : out.infos) by_depth[i.num.at("depth")].push_back(&i);
+    const std::set<std::string> allowed{"a2a3", "g1f3", "h2h4", "b1a3"};
+    int complete = 0;
+    for (const auto& [depth, lines] : by_depth) {
+        if (lines.size() < 3) continue; // the closing repeat of line 1
+        ++complete;
+        std::set<std::string> firsts;
+        for (std::size_t k = 0; k < 3; ++k) {
+            INFO("depth " << depth << " line " << k + 1);
+            CHECK(lines[k]->num.at("multipv") == long(k) + 1);
+            CHECK(allowed.count(lines[k]->pv.at(0)));
+            firsts.insert(lines[k]->pv.at(0));
+            if (k > 0 && lines[k]->score_kind == "cp" && lines[k - 1]->score_kind == "cp")
+                CHECK(lines[k - 1]->score >= lines[k]->score);
+        }
+        CHECK(firsts.size() == 3);
+    }
+    CHECK(complete == 6);
+    CHECK(allowed.count(out.best));
+    // The last line is line 1 again, with the move played.
+    CHECK(out.infos.back().num.at("multipv") == 1);
+    CHECK(out.infos.back().pv.at(0) == out.best);
 }
 
 TEST_CASE("go searchmoves restricts the root moves", "[uci]") {

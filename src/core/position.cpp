@@ -513,6 +513,42 @@ bool Position::is_legal(Move m) const {
     return list.contains(m);
 }
 
+bool Position::is_surely_legal(Move m) const {
+    // A normal move has no promotion bits: anything else is not a move we generate.
+    if (!m.is_ok() || m.type() != NORMAL || m.promotion_type() != KNIGHT || in_check())
+        return false;
+    const Color us = side_, them = ~us;
+    const Square from = m.from(), to = m.to();
+    const Piece pc = board_[from];
+    if (pc == NO_PIECE || color_of(pc) != us) return false;
+    const Piece victim = board_[to];
+    if (victim != NO_PIECE && (color_of(victim) == us || type_of(victim) == KING)) return false;
+    const PieceType pt = type_of(pc);
+    const Bitboard occ = pieces();
+    if (pt == PAWN) {
+        const int last = relative_rank(us, 7);
+        if (rank_of(to) == last) return false; // a promotion would say so
+        const int push = pawn_push(us);
+        if (victim != NO_PIECE) {
+            if (!(pawn_attacks(us, from) & square_bb(to))) return false;
+        } else if (int(to) == int(from) + push) {
+        } else if (int(to) == int(from) + 2 * push && rank_of(from) == relative_rank(us, 1) &&
+                   empty(Square(int(from) + push))) {
+        } else {
+            return false;
+        }
+    } else if (!(piece_attacks(pt, from, occ) & square_bb(to))) {
+        return false;
+    }
+    const Bitboard after = (occ ^ square_bb(from)) | square_bb(to);
+    const Bitboard enemies = pieces(them) & ~square_bb(to);
+    if (pt == KING) return !(attackers_to(to, after) & enemies);
+    // Not in check: only a slider uncovered by the move can attack the king.
+    const Square ksq = king_square(us);
+    return !(rook_attacks(ksq, after) & enemies & pieces(ROOK, QUEEN)) &&
+           !(bishop_attacks(ksq, after) & enemies & pieces(BISHOP, QUEEN));
+}
+
 int Position::see_value(PieceType pt) {
     static constexpr int VALUES[PIECE_TYPE_NB] = {0, 100, 320, 330, 500, 950, 20000};
     return VALUES[pt];

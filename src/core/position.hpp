@@ -82,6 +82,11 @@ public:
 
     // Moves.
     bool is_legal(Move m) const; // full legality (slow; not used by the generator)
+    // A quick legality check for a move from a table (TT move) that may not belong here:
+    // true only when `m` is certainly legal. It decides normal moves and captures when not
+    // in check, without generating; for the rest (castling, en passant, promotions, or
+    // any move while in check) it answers false and the caller generates instead.
+    bool is_surely_legal(Move m) const;
     bool gives_check(Move m) const;
     bool is_capture(Move m) const {
         return (!empty(m.to()) && m.type() != CASTLING) || m.type() == EN_PASSANT;

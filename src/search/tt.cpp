@@ -1,6 +1,7 @@
 #include "search/tt.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -75,18 +76,42 @@ void TranspositionTable::clear() {
     adopt(raw);
 }
 
+namespace {
+
+std::uint64_t load(const std::uint64_t& x) {
+    return std::atomic_ref<const std::uint64_t>(x).load(std::memory_order_relaxed);
+}
+std::uint16_t load(const std::uint16_t& x) {
+    return std::atomic_ref<const std::uint16_t>(x).load(std::memory_order_relaxed);
+}
+template <class T>
+void store_relaxed(T& x, T v) {
+    std::atomic_ref<T>(x).store(v, std::memory_order_relaxed);
+}
+
+int meta_depth(std::uint16_t meta) { return meta & 0xFF; } // depth + 1; 0 = empty
+int meta_generation(std::uint16_t meta) { return meta >> 10; }
+Bound meta_bound(std::uint16_t meta) { return Bound((meta >> 8) & 3); }
+std::uint16_t key_check(std::uint64_t data, std::uint16_t meta) {
+    return std::uint16_t(data) ^ meta;
+}
+
+} // namespace
+
 bool TranspositionTable::probe(Key key, int ply, TTData& out) const {
     const Bucket& b = buckets_[index(key)];
     const auto key16 = std::uint16_t(key); // low bits: index() uses the high ones
-    for (const TTEntry& e : b.entries) {
-        if (e.depth && e.key16 == key16) {
-            out.move = Move(e.move);
-            out.score = score_from_tt(e.score, ply);
-            out.eval = e.eval;
-            out.depth = e.depth - 1;
-            out.bound = e.bound();
-            return true;
-        }
+    for (int i = 0; i < BUCKET_SIZE; ++i) {
+        const std::uint16_t meta = load(b.meta[i]);
+        if (!meta_depth(meta)) continue;
+        const std::uint64_t data = load(b.data[i]);
+        if (key_check(data, meta) != key16) continue;
+        out.move = Move(std::uint16_t(data >> 16));
+        out.score = score_from_tt(std::int16_t(data >> 32), ply);
+        out.eval = std::int16_t(data >> 48);
+        out.depth = meta_depth(meta) - 1;
+        out.bound = meta_bound(meta);
+        return true;
     }
     return false;
 }
@@ -96,36 +121,47 @@ void TranspositionTable::store(Key key, int ply, Move move, Score score, Score e
     Bucket& b = buckets_[index(key)];
     const auto key16 = std::uint16_t(key); // low bits: index() uses the high ones
     // Same key, else the least valuable: older generations first, then shallower.
-    TTEntry* replace = &b.entries[0];
-    for (TTEntry& e : b.entries) {
-        if (!e.depth || e.key16 == key16) {
-            replace = &e;
+    int replace = 0;
+    std::uint16_t old_meta = 0;
+    std::uint64_t old_data = 0;
+    int worst = 1 << 30;
+    for (int i = 0; i < BUCKET_SIZE; ++i) {
+        const std::uint16_t meta = load(b.meta[i]);
+        const std::uint64_t data = load(b.data[i]);
+        if (!meta_depth(meta) || key_check(data, meta) == key16) {
+            replace = i, old_meta = meta, old_data = data;
             break;
         }
-        const auto worth = [this](const TTEntry& x) {
-            const int age = (generation_ - (x.gen_bound >> 2)) & 63;
-            return int(x.depth) - 4 * age;
-        };
-        if (worth(e) < worth(*replace)) replace = &e;
+        const int age = (generation_ - meta_generation(meta)) & 63;
+        const int worth = meta_depth(meta) - 4 * age;
+        if (worth < worst) worst = worth, replace = i, old_meta = meta, old_data = data;
     }
+    const bool same_key = meta_depth(old_meta) && key_check(old_data, old_meta) == key16;
     // Keep a deeper entry of this key unless the new one is exact or the old one is stale.
-    if (replace->depth && replace->key16 == key16 && bound != BOUND_EXACT &&
-        depth + 3 < int(replace->depth) - 1 && (replace->gen_bound >> 2) == generation_)
+    if (same_key && bound != BOUND_EXACT && depth + 3 < meta_depth(old_meta) - 1 &&
+        meta_generation(old_meta) == generation_)
         return;
-    if (move || replace->key16 != key16) replace->move = move.raw();
-    replace->key16 = key16;
-    replace->score = std::int16_t(score_to_tt(score, ply));
-    replace->eval = std::int16_t(eval);
-    replace->depth = std::uint8_t(std::clamp(depth, 0, 250) + 1);
-    replace->gen_bound = std::uint8_t((generation_ << 2) | bound);
+    // A store without a move keeps the move this key had.
+    const std::uint16_t raw_move =
+        (!move && same_key) ? std::uint16_t(old_data >> 16) : move.raw();
+    const auto meta = std::uint16_t((generation_ << 10) | (bound << 8) |
+                                    (std::clamp(depth, 0, 250) + 1));
+    const std::uint64_t data = std::uint64_t(std::uint16_t(key16 ^ meta)) |
+                               (std::uint64_t(raw_move) << 16) |
+                               (std::uint64_t(std::uint16_t(score_to_tt(score, ply))) << 32) |
+                               (std::uint64_t(std::uint16_t(eval)) << 48);
+    store_relaxed(b.data[replace], data);
+    store_relaxed(b.meta[replace], meta);
 }
 
 int TranspositionTable::hashfull() const {
     int used = 0;
     const std::size_t n = std::min<std::size_t>(1000, count_);
     for (std::size_t i = 0; i < n; ++i)
-        for (const TTEntry& e : buckets_[i].entries)
-            used += e.depth && (e.gen_bound >> 2) == generation_;
+        for (int j = 0; j < BUCKET_SIZE; ++j) {
+            const std::uint16_t meta = load(buckets_[i].meta[j]);
+            used += meta_depth(meta) && meta_generation(meta) == generation_;
+        }
     return int(used * 1000 / (n * BUCKET_SIZE));
 }
 

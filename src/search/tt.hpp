@@ -11,15 +11,14 @@ namespace horizon {
 
 enum Bound : std::uint8_t { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
+// One entry is two words, each read and written whole (relaxed atomics), so threads may
+// share the table without locks: a 64-bit data word (key check 16 | move 16 | score 16 |
+// static eval 16) and a 16-bit meta word (generation 6 and bound 2 | depth + 1, 0 = empty).
+// The key check is stored XOR the meta word: a data word read together with another
+// write's meta word fails the key check, so a torn read is a miss, never a mix of entries.
 struct TTEntry {
-    std::uint16_t key16 = 0;
-    std::uint16_t move = 0;
-    std::int16_t score = 0;
-    std::int16_t eval = 0;
-    std::uint8_t depth = 0;   // depth + 1; 0 = empty
-    std::uint8_t gen_bound = 0; // generation (6 bits) << 2 | bound
-
-    Bound bound() const { return Bound(gen_bound & 3); }
+    std::uint64_t data = 0;
+    std::uint16_t meta = 0;
 };
 
 struct TTData {
@@ -59,8 +58,9 @@ public:
 private:
     static constexpr int BUCKET_SIZE = 3;
     struct alignas(32) Bucket {
-        TTEntry entries[BUCKET_SIZE];
-        std::uint8_t padding[32 - BUCKET_SIZE * sizeof(TTEntry)];
+        std::uint64_t data[BUCKET_SIZE];
+        std::uint16_t meta[BUCKET_SIZE];
+        std::uint16_t padding;
     };
     static_assert(sizeof(Bucket) == 32);
 

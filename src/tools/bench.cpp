@@ -53,8 +53,9 @@ const std::string_view BENCH_FENS[] = {
 };
 const int BENCH_FEN_COUNT = int(sizeof(BENCH_FENS) / sizeof(BENCH_FENS[0]));
 
-BenchResult run_bench(int depth, std::ostream& out) {
+BenchResult run_bench(int depth, std::ostream& out, int threads) {
     Engine engine;
+    engine.set_threads(threads);
     BenchResult result;
     SearchLimits limits;
     limits.depth = depth;
@@ -77,29 +78,38 @@ BenchResult run_bench(int depth, std::ostream& out) {
     out << "Nodes/second: " << result.nodes * 1000 / std::uint64_t(std::max<std::int64_t>(1, result.ms))
         << "\n";
     out << "Total time (ms): " << result.ms << "\n";
+    // The one-line summary OpenBench reads (the last line of the output).
+    out << result.nodes << " nodes "
+        << result.nodes * 1000 / std::uint64_t(std::max<std::int64_t>(1, result.ms)) << " nps\n";
     return result;
 }
 
 int bench_main(int argc, const char* const* argv) {
-    int depth = BENCH_DEFAULT_DEPTH;
-    if (argc > 2) {
-        std::cerr << "usage: horizon bench [depth]\n";
-        return 2;
-    }
-    if (argc == 2) {
+    // horizon bench [depth [threads]]
+    const auto number = [](const char* text, int lo, int hi) {
         try {
             std::size_t used = 0;
-            depth = std::stoi(argv[1], &used);
-            if (used != std::string(argv[1]).size()) throw std::invalid_argument("");
+            const int v = std::stoi(text, &used);
+            if (used == std::string(text).size() && v >= lo && v <= hi) return v;
         } catch (...) {
-            depth = 0;
         }
-        if (depth < 1 || depth > 64) {
-            std::cerr << "horizon bench: depth must be a number from 1 to 64\n";
-            return 2;
-        }
+        return 0;
+    };
+    if (argc > 3) {
+        std::cerr << "usage: horizon bench [depth [threads]]\n";
+        return 2;
     }
-    run_bench(depth, std::cout);
+    const int depth = argc >= 2 ? number(argv[1], 1, 64) : BENCH_DEFAULT_DEPTH;
+    if (!depth) {
+        std::cerr << "horizon bench: depth must be a number from 1 to 64\n";
+        return 2;
+    }
+    const int threads = argc >= 3 ? number(argv[2], 1, 256) : 1;
+    if (!threads) {
+        std::cerr << "horizon bench: threads must be a number from 1 to 256\n";
+        return 2;
+    }
+    run_bench(depth, std::cout, threads);
     return 0;
 }
 

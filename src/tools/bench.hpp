@@ -19,8 +19,9 @@ extern const std::string_view BENCH_FENS[];
 extern const int BENCH_FEN_COUNT;
 
 // Searches every bench position with a fresh 16 MiB table; prints per-position lines and
-// the summary (Nodes searched / Nodes/second / Total time (ms)) to `out`.
-BenchResult run_bench(int depth, std::ostream& out);
+// the summary (Nodes searched / Nodes/second / Total time (ms), then `N nodes M nps`) to
+// `out`. With threads > 1 (Lazy SMP) the node count is no longer deterministic.
+BenchResult run_bench(int depth, std::ostream& out, int threads = 1);
 
 int bench_main(int argc, const char* const* argv);
 

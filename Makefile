@@ -1,0 +1,20 @@
+# A thin wrapper over CMake, for tools that build engines with make (OpenBench runs
+# `make EXE=<name>`, with CXX set to its compiler of choice):
+#
+#   make [EXE=horizon] [CXX=g++] [NATIVE=ON|OFF]
+#
+# builds the Release engine (no tests) and copies it to $(EXE). The CMake build folder is
+# per compiler, so switching CXX never reuses another compiler's cache.
+EXE ?= horizon
+NATIVE ?= ON
+BUILD := build/make-$(notdir $(CXX))
+
+.PHONY: all clean
+all:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$(CXX) \
+	  -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON -DHORIZON_TESTS=OFF -DHORIZON_NATIVE=$(NATIVE)
+	cmake --build $(BUILD) --target horizon -j 2
+	cp $(BUILD)/horizon $(EXE)
+
+clean:
+	rm -rf build/make-*
