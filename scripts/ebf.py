@@ -80,9 +80,12 @@ def main():
         ratios = [pd[d][0] / pd[d - 1][0] for d in range(args.lo, args.hi + 1)
                   if d in pd and d - 1 in pd and pd[d - 1][0] > 0]
         logs += [math.log(r) for r in ratios]
-        if args.hi in pd:
-            nodes.append(pd[args.hi][0])
-            times.append(pd[args.hi][1])
+        # Time to depth: the first report of a completed depth >= HI (with Lazy SMP the
+        # main thread may skip a depth a helper has completed).
+        reached_hi = [d for d in sorted(pd) if d >= args.hi]
+        if reached_hi:
+            nodes.append(pd[reached_hi[0]][0])
+            times.append(pd[reached_hi[0]][1])
         reached = max(pd) if pd else 0
         print(f"position {i:2}/{len(fens)}: depth {reached:2}, "
               f"ebf {math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else float('nan'):.2f}",

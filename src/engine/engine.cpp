@@ -87,11 +87,13 @@ void Engine::search_thread(SearchLimits limits, std::vector<Move> searchmoves,
         last.time_ms = time_.search_elapsed_ms();
         last.hashfull = tt_.hashfull();
         last.multipv = 1;
-        if (last.pv.empty() || last.pv[0] != result.best) {
+        // A helper that went deeper, or found another move, speaks for the search.
+        if (last.pv.empty() || last.pv[0] != result.best || result.depth > last.depth) {
             last.pv = result.pv.empty() ? std::vector<Move>{result.best} : result.pv;
             last.score = result.score;
             last.bound = BOUND_EXACT;
             last.depth = std::max(last.depth, result.depth);
+            last.seldepth = std::max(last.seldepth, last.depth);
         }
         if (cb.on_report) cb.on_report(last);
     } else {

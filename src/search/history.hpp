@@ -29,6 +29,8 @@ struct History {
     std::int16_t capture[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB]{};
     // continuation[piece][to] of the move k plies back, indexed by the current move.
     PieceToHistory continuation[PIECE_NB][SQUARE_NB]{};
+    // How far the static eval has been off the search result, by side and pawn structure.
+    std::int16_t correction[COLOR_NB][search_params::CORRECTION_SIZE]{};
 
     void clear() {
         std::memset(static_cast<void*>(killers), 0, sizeof killers);
@@ -36,6 +38,7 @@ struct History {
         std::memset(butterfly, 0, sizeof butterfly);
         std::memset(capture, 0, sizeof capture);
         std::memset(continuation, 0, sizeof continuation);
+        std::memset(correction, 0, sizeof correction);
     }
     void clear_killers(int ply) { killers[ply][0] = killers[ply][1] = Move::none(); }
 
@@ -55,6 +58,19 @@ struct History {
     }
     void update_capture(Piece moved, Square to, PieceType victim, int bonus) {
         apply_gravity<search_params::HISTORY_MAX>(capture[moved][to][victim], bonus);
+    }
+    int correction_cp(Color c, Key pawn_key) const {
+        return correction[c][pawn_key & (search_params::CORRECTION_SIZE - 1)] /
+               search_params::CORRECTION_GRAIN;
+    }
+    // Moves the correction toward `error` (search result minus raw static eval, cp).
+    void update_correction(Color c, Key pawn_key, int error, Depth depth) {
+        namespace sp = search_params;
+        std::int16_t& e = correction[c][pawn_key & (sp::CORRECTION_SIZE - 1)];
+        const int weight = std::min(depth + 1, sp::CORRECTION_WEIGHT_MAX);
+        const int target = std::clamp(error * sp::CORRECTION_GRAIN, -sp::CORRECTION_MAX, sp::CORRECTION_MAX);
+        e = std::int16_t((e * (sp::CORRECTION_WEIGHT_SCALE - weight) + target * weight) /
+                         sp::CORRECTION_WEIGHT_SCALE);
     }
     // The table of the move (piece, to), for the plies after it; NO_PIECE means none.
     PieceToHistory* continuation_of(Piece moved, Square to) { return &continuation[moved][to]; }

@@ -34,8 +34,14 @@ MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history
 
 void MovePicker::init(Move tt_move) {
     tt_move_ = tt_move;
+    // The TT move is played first only if it is legal here (and wanted in this mode). The
+    // usual case is decided without generating: if it cuts off, nothing is generated.
+    if (tt_move_ && pos_.is_surely_legal(tt_move_) &&
+        (!noisy_only_ || pos_.is_capture_or_promotion(tt_move_))) {
+        stage_ = TT_MOVE;
+        return;
+    }
     generate_noisy();
-    // The TT move is played first only if it is legal here (and wanted in this mode).
     bool found = false;
     if (tt_move_) {
         for (int i = 0; i < noisy_count_ && !found; ++i) found = noisy_[i].move == tt_move_;
@@ -49,6 +55,7 @@ void MovePicker::init(Move tt_move) {
 }
 
 void MovePicker::generate_noisy() {
+    noisy_generated_ = true;
     MoveList list;
     generate<GenType::NOISY>(pos_, list);
     for (Move m : list) {
@@ -93,6 +100,7 @@ Move MovePicker::next(bool skip_quiets) {
         stage_ = GOOD_NOISY;
         return tt_move_;
     case GOOD_NOISY:
+        if (!noisy_generated_) generate_noisy();
         while (noisy_index_ < noisy_count_) {
             const Scored s = noisy_[noisy_index_++];
             if (s.move == tt_move_) continue;

@@ -51,6 +51,7 @@ private:
     const OrderingContext* context_ = nullptr;
     Move tt_move_;
     bool noisy_only_;
+    bool noisy_generated_ = false;
     bool quiets_generated_ = false;
     Stage stage_ = TT_MOVE;
 

@@ -71,6 +71,15 @@ inline constexpr int HISTORY_BONUS_SLOPE = 300;
 inline constexpr int HISTORY_BONUS_BASE = 250;
 inline constexpr int HISTORY_BONUS_MAX = 2400;
 
+// Static-eval correction history, by pawn structure: entries are 1/CORRECTION_GRAIN cp,
+// bounded by CORRECTION_MAX; an update weighs the search result by min(depth + 1,
+// CORRECTION_WEIGHT_MAX) / CORRECTION_WEIGHT_SCALE.
+inline constexpr int CORRECTION_SIZE = 16384;
+inline constexpr int CORRECTION_GRAIN = 128;
+inline constexpr int CORRECTION_MAX = 128 * CORRECTION_GRAIN;
+inline constexpr int CORRECTION_WEIGHT_MAX = 16;
+inline constexpr int CORRECTION_WEIGHT_SCALE = 256;
+
 // How many nodes between two looks at the clock.
 inline constexpr int TIME_CHECK_INTERVAL = 1024;
 

@@ -252,6 +252,23 @@ void Searcher::update_histories(const Position& pos, int ply, Move best, Depth d
                                  captured_type(pos, noisies[i]), -bonus);
 }
 
+Score Searcher::corrected(const Position& pos, Score raw_eval) const {
+    const Score s = raw_eval + history_->correction_cp(pos.side_to_move(), pos.pawn_key());
+    return std::clamp(s, -SCORE_MATE_IN_MAX_PLY + 1, SCORE_MATE_IN_MAX_PLY - 1);
+}
+
+// Learns how far the static eval was off, where the result says something about it: a
+// quiet (or no) best move, and a bound on the right side of the static eval.
+void Searcher::update_correction(const Position& pos, const Frame* ss, Score best, Move best_move,
+                                 Bound bound, Depth depth) {
+    if (pos.in_check() || ss->raw_eval == SCORE_NONE || is_mate_score(best)) return;
+    if (best_move && pos.is_capture_or_promotion(best_move)) return;
+    if ((bound == BOUND_LOWER && best <= ss->static_eval) ||
+        (bound == BOUND_UPPER && best >= ss->static_eval))
+        return;
+    history_->update_correction(pos.side_to_move(), pos.pawn_key(), best - ss->raw_eval, depth);
+}
+
 void Searcher::update_pv(int ply, Move m) {
     pv_[ply][0] = m;
     const int child = pv_length_[ply + 1];
@@ -297,11 +314,12 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     ss->in_check = in_check;
     Score eval = SCORE_NONE;
     if (in_check) {
-        ss->static_eval = SCORE_NONE;
+        ss->static_eval = ss->raw_eval = SCORE_NONE;
     } else if (excluded) {
         eval = ss->static_eval; // the same node: already evaluated
     } else {
-        ss->static_eval = tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate(pos);
+        ss->raw_eval = tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate(pos);
+        ss->static_eval = corrected(pos, ss->raw_eval);
         eval = ss->static_eval;
         if (tt_hit && tt.score != SCORE_NONE &&
             (tt.bound & (tt.score > eval ? BOUND_LOWER : BOUND_UPPER)))
@@ -436,7 +454,9 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     if (!excluded && !(root && pv_index_ > 0)) {
         const Bound bound =
             best >= beta ? BOUND_LOWER : (pv_node && best_move ? BOUND_EXACT : BOUND_UPPER);
-        tt_.store(pos.key(), ply, best_move, best, ss->static_eval, depth, bound);
+        tt_.store(pos.key(), ply, best_move, best, in_check ? SCORE_NONE : ss->raw_eval, depth,
+                  bound);
+        update_correction(pos, ss, best, best_move, bound, depth);
     }
     return best;
 }
@@ -457,8 +477,10 @@ Score Searcher::qsearch(Position& pos, Score alpha, Score beta, int ply) {
     const bool in_check = pos.in_check();
     Score best = -SCORE_INFINITE;
     Score stand_pat = SCORE_NONE;
+    Score raw_eval = SCORE_NONE;
     if (!in_check) {
-        stand_pat = tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate(pos);
+        raw_eval = tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate(pos);
+        stand_pat = corrected(pos, raw_eval);
         best = stand_pat;
         if (tt_hit && tt.score != SCORE_NONE &&
             (tt.bound & (tt.score > best ? BOUND_LOWER : BOUND_UPPER)))
@@ -497,7 +519,7 @@ Score Searcher::qsearch(Position& pos, Score alpha, Score beta, int ply) {
     }
     if (in_check && move_count == 0) return mated_in(ply);
 
-    tt_.store(pos.key(), ply, best_move, best, stand_pat, 0,
+    tt_.store(pos.key(), ply, best_move, best, raw_eval, 0,
               best >= beta ? BOUND_LOWER : BOUND_UPPER);
     return best;
 }
@@ -566,7 +588,13 @@ void Searcher::iterate(Position& pos) {
     if (full_width_) max_depth = std::min(max_depth, 2 * limits_->mate - 1);
     const auto by_score = [](const RootMove& a, const RootMove& b) { return a.score > b.score; };
 
-    for (int depth = 1; depth <= max_depth; ++depth) {
+    // Lazy SMP: odd helpers run one depth ahead of the rest, so the table holds deeper
+    // results sooner and the threads disagree more on what to search.
+    // A thread that falls behind another skips the depths that one has completed.
+    const int ahead = is_main() ? 0 : (thread_id_ & 1);
+    for (int depth = 1 + ahead; depth <= max_depth; ++depth) {
+        if (depth > 1) depth = std::max(depth, signals_.deepest.load(std::memory_order_relaxed) + 1 + ahead);
+        if (depth > max_depth) break;
         root_depth_ = depth;
         for (RootMove& rm : root_moves_) {
             rm.previous_score = rm.score != -SCORE_INFINITE ? rm.score : rm.previous_score;
@@ -595,6 +623,8 @@ void Searcher::iterate(Position& pos) {
         completed_depth_ = depth;
         completed_score_ = first.score;
         completed_pv_ = first.pv;
+        for (int d = signals_.deepest.load(); d < depth && !signals_.deepest.compare_exchange_weak(d, depth);) {
+        }
         if (!is_main()) {
             if (signals_.helpers_stop.load() || signals_.stop.load()) break;
             continue;
@@ -636,7 +666,8 @@ Searcher::SingularProbe Searcher::singular_probe(const Position& root, Depth dep
     if (!tt_.probe(pos.key(), 1, tt) || !tt.move || !(tt.bound & BOUND_LOWER) || pos.in_check())
         return probe;
     Frame* ss = stack_ + 1 + STACK_OFFSET;
-    ss->static_eval = evaluate(pos);
+    ss->raw_eval = evaluate(pos);
+    ss->static_eval = corrected(pos, ss->raw_eval);
     probe.ran = true;
     probe.static_eval_before = ss->static_eval;
     probe.extension = singular_extension(pos, tt, beta, depth, 1, false, false, probe.multi_cut);

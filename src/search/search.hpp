@@ -44,6 +44,7 @@ struct SearchSignals {
     std::atomic<bool> stop{false};
     std::atomic<bool> pondering{false};
     std::atomic<bool> helpers_stop{false};
+    std::atomic<int> deepest{0}; // the deepest iteration any thread has completed
 };
 
 // A root move with what the last iterations learned of it.
@@ -93,7 +94,8 @@ public:
 
 private:
     struct Frame {
-        Score static_eval = SCORE_NONE;
+        Score static_eval = SCORE_NONE; // corrected; SCORE_NONE in check
+        Score raw_eval = SCORE_NONE;    // what evaluate() said (the TT keeps this one)
         Move move = Move::none();
         Move excluded = Move::none();
         Piece piece = NO_PIECE; // the piece `move` moved (NO_PIECE: none or null move)
@@ -139,6 +141,9 @@ private:
                           int noisy_count);
     void update_continuation(int ply, Piece pc, Square to, int bonus);
     OrderingContext ordering_context(int ply) const;
+    Score corrected(const Position& pos, Score raw_eval) const;
+    void update_correction(const Position& pos, const Frame* ss, Score best, Move best_move,
+                           Bound bound, Depth depth);
     void update_pv(int ply, Move m);
     RootMove* find_root_move(Move m);
     void report_lines(int depth);

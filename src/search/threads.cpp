@@ -31,6 +31,7 @@ SearchResult ThreadPool::run(const Position& root, const SearchLimits& limits, T
                              const std::function<void(const SearchReport&)>& report) {
     tt_.new_search();
     signals_.helpers_stop = false;
+    signals_.deepest = 0;
     SearchContext context;
     context.limits = &limits;
     context.time = &time;

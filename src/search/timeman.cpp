@@ -4,6 +4,12 @@
 
 namespace horizon {
 
+namespace {
+// Without movestogo, a move plans on this many moves still to play: fewer as the game goes.
+constexpr int MOVES_LEFT_START = 36;
+constexpr int MOVES_LEFT_MIN = 16;
+} // namespace
+
 void TimeManager::start(const SearchLimits& limits, Color us, int overhead_ms, int game_ply) {
     restart();
     search_start_ = start_.load();
@@ -27,7 +33,7 @@ void TimeManager::start(const SearchLimits& limits, Color us, int overhead_ms, i
     // What may safely be spent on this move at most.
     const std::int64_t usable = std::max<std::int64_t>(1, time - overhead_ms);
     int moves_left = limits.movestogo > 0 ? std::min(limits.movestogo, 50)
-                                          : std::max(20, 50 - game_ply / 4);
+                                          : std::max(MOVES_LEFT_MIN, MOVES_LEFT_START - game_ply / 4);
     if (limits.movestogo == 1) {
         soft_ = hard_ = std::max<std::int64_t>(1, usable * 3 / 4);
         return;
