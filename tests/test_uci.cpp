@@ -1102,3 +1102,51 @@ TEST_CASE("quit ends the loop - later lines are not read", "[uci]") {
     CHECK_FALSE(s.send("quit"));
     CHECK_FALSE(s.send("  quit  "));
 }
+
+TEST_CASE("Hash at its maximum is taken at once and searched with; too much is refused", "[uci]") {
+    Session s;
+    // 16384 MiB: the table is allocated lazily, so this answers without touching 16 GiB.
+    // (How fast: `horizon uci-bench` measures Hash 16384 + ucinewgame to readyok.)
+    const std::size_t physical = TranspositionTable::physical_mib();
+    REQUIRE(physical > 0);
+    auto out = s.run("setoption name Hash value 16384");
+    if (physical >= 16384) {
+        CHECK(out.empty());
+        CHECK(s.engine.hash_mib() == 16384);
+    } else {
+        // A machine with less memory than that refuses it and keeps its table.
+        REQUIRE(out.size() == 1);
+        CHECK(out[0].find("refused") != std::string::npos);
+        CHECK(s.engine.hash_mib() == Engine::DEFAULT_HASH_MIB);
+    }
+    CHECK(s.run("isready") == std::vector<std::string>{"readyok"});
+    s.send("ucinewgame");
+    s.send("position startpos");
+    check_search_output(s.go("go depth 6"), s.engine.position());
+    // Back to a small table: the big one is given back.
+    CHECK(s.run("setoption name Hash value 8").empty());
+    CHECK(s.engine.hash_mib() == 8);
+}
+
+TEST_CASE("Threads: searches with several threads through UCI give legal moves", "[uci][smp]") {
+    Session s;
+    CHECK(s.run("setoption name Threads value 3").empty());
+    CHECK(s.engine.threads() == 3);
+    s.send("position startpos moves e2e4 c7c5");
+    const auto out = check_search_output(s.go("go depth 8"), s.engine.position());
+    CHECK(out.infos.back().num.at("depth") >= 8);
+    s.send("position startpos");
+    check_search_output(s.go("go movetime 200"), s.engine.position());
+    CHECK(s.run("setoption name Threads value 1").empty());
+    CHECK(s.engine.threads() == 1);
+}
+
+TEST_CASE("go with a single legal move answers at once under a clock", "[uci]") {
+    Session s;
+    // Black king in check with one legal move: no need to think for long.
+    s.send("position fen 7k/8/8/8/8/8/6R1/6RK b - - 0 1");
+    const auto out = check_search_output(s.go("go wtime 600000 btime 600000"), s.engine.position());
+    CHECK(out.best == "h8h7");
+    // The iteration stopped well before any time limit: depth stayed small.
+    CHECK(out.infos.back().num.at("depth") <= 3);
+}

@@ -77,6 +77,8 @@ public:
 
     void clear() { history_->clear(); }
     std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+    // Zeroed for every thread before any starts, so that sums never count a past search.
+    void reset_nodes() { nodes_.store(0, std::memory_order_relaxed); }
     int completed_depth() const { return completed_depth_; }
     Score completed_score() const { return completed_score_; }
     bool is_main() const { return thread_id_ == 0; }

@@ -40,6 +40,7 @@ SearchResult ThreadPool::run(const Position& root, const SearchLimits& limits, T
     context.report = report;
     context.total_nodes = [this] { return nodes(); };
 
+    for (auto& s : searchers_) s->reset_nodes();
     std::vector<SearchResult> results(searchers_.size());
     std::vector<std::thread> helpers;
     for (std::size_t i = 1; i < searchers_.size(); ++i)
