@@ -82,7 +82,6 @@ void Engine::search_thread(SearchLimits limits, std::vector<Move> searchmoves,
     }
     if (result.best) {
         // The last info line always carries the move played first in its PV.
-        // (from the thread whose move is played: with Lazy SMP it may be a helper).
         last.nodes = result.nodes;
         last.time_ms = time_.search_elapsed_ms();
         last.hashfull = tt_.hashfull();

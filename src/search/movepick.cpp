@@ -94,7 +94,7 @@ void MovePicker::generate_quiets() {
     sort_descending(quiets_, quiets_ + quiet_count_);
 }
 
-Move MovePicker::next(bool skip_quiets) {
+Move MovePicker::next() {
     switch (stage_) {
     case TT_MOVE:
         stage_ = GOOD_NOISY;
@@ -115,14 +115,14 @@ Move MovePicker::next(bool skip_quiets) {
         }
         stage_ = noisy_only_ ? DONE : QUIETS;
         if (!noisy_only_ && !quiets_generated_) generate_quiets();
-        return next(skip_quiets);
+        return next();
     case QUIETS:
-        while (!skip_quiets && quiet_index_ < quiet_count_) {
+        while (quiet_index_ < quiet_count_) {
             const Move m = quiets_[quiet_index_++].move;
             if (m != tt_move_) return m;
         }
         stage_ = BAD_NOISY;
-        return next(skip_quiets);
+        return next();
     case BAD_NOISY:
         while (bad_index_ < bad_count_) {
             const Move m = bad_[bad_index_++].move;

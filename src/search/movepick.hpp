@@ -1,8 +1,8 @@
 // Staged move picker: the TT move, good captures (MVV plus capture history, SEE >= 0),
 // quiets (killers and the counter-move first, then butterfly plus continuation histories),
 // losing captures and under-promotions. In quiescence only the noisy stages run (every
-// evasion when in check). Moves come from the legal generator, so the TT move (which a torn
-// read of the shared table may garble) is played only if it is among them.
+// evasion when in check). The TT move (which may not belong to this position) is played
+// only when Position::is_surely_legal accepts it or the legal generator produced it.
 #pragma once
 
 #include "core/position.hpp"
@@ -27,11 +27,8 @@ public:
     // Quiescence: noisy moves only (all evasions when in check).
     MovePicker(const Position& pos, Move tt_move, const History& history);
 
-    // Next move, or Move::none() when exhausted. With skip_quiets, quiet moves not yet
-    // returned are skipped (killers and counter-move included).
-    Move next(bool skip_quiets = false);
-    // True while the moves returned are losing captures (the last stage).
-    bool in_bad_noisy_stage() const { return stage_ == BAD_NOISY; }
+    // Next move, or Move::none() when exhausted.
+    Move next();
 
     static int quiet_history(const Position& pos, const History& history,
                              const OrderingContext& context, Move m);

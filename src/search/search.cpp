@@ -252,6 +252,18 @@ void Searcher::update_histories(const Position& pos, int ply, Move best, Depth d
                                  captured_type(pos, noisies[i]), -bonus);
 }
 
+Score Searcher::raw_static_eval(const Position& pos, bool tt_hit, const TTData& tt) {
+    return tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate(pos);
+}
+
+// A TT score is a better guess than the static eval when its bound points past it.
+Score Searcher::refined_by_tt(Score eval, bool tt_hit, const TTData& tt) {
+    if (tt_hit && tt.score != SCORE_NONE &&
+        (tt.bound & (tt.score > eval ? BOUND_LOWER : BOUND_UPPER)))
+        return tt.score;
+    return eval;
+}
+
 Score Searcher::corrected(const Position& pos, Score raw_eval) const {
     const Score s = raw_eval + history_->correction_cp(pos.side_to_move(), pos.pawn_key());
     return std::clamp(s, -SCORE_MATE_IN_MAX_PLY + 1, SCORE_MATE_IN_MAX_PLY - 1);
@@ -290,7 +302,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
 
     Frame* ss = stack_ + ply + STACK_OFFSET;
     pv_length_[ply] = 0;
-    nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    count_node();
     if (should_stop()) return SCORE_DRAW;
     seldepth_ = std::max(seldepth_, ply);
 
@@ -311,19 +323,15 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         if (auto s = tt_cutoff(tt, depth, alpha, beta)) return *s;
 
     const bool in_check = pos.in_check();
-    ss->in_check = in_check;
     Score eval = SCORE_NONE;
     if (in_check) {
         ss->static_eval = ss->raw_eval = SCORE_NONE;
     } else if (excluded) {
         eval = ss->static_eval; // the same node: already evaluated
     } else {
-        ss->raw_eval = tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate(pos);
+        ss->raw_eval = raw_static_eval(pos, tt_hit, tt);
         ss->static_eval = corrected(pos, ss->raw_eval);
-        eval = ss->static_eval;
-        if (tt_hit && tt.score != SCORE_NONE &&
-            (tt.bound & (tt.score > eval ? BOUND_LOWER : BOUND_UPPER)))
-            eval = tt.score;
+        eval = refined_by_tt(ss->static_eval, tt_hit, tt);
     }
     const bool is_improving = improving(ply);
     history_->clear_killers(ply + 1);
@@ -454,8 +462,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     if (!excluded && !(root && pv_index_ > 0)) {
         const Bound bound =
             best >= beta ? BOUND_LOWER : (pv_node && best_move ? BOUND_EXACT : BOUND_UPPER);
-        tt_.store(pos.key(), ply, best_move, best, in_check ? SCORE_NONE : ss->raw_eval, depth,
-                  bound);
+        tt_.store(pos.key(), ply, best_move, best, ss->raw_eval, depth, bound);
         update_correction(pos, ss, best, best_move, bound, depth);
     }
     return best;
@@ -463,7 +470,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
 
 Score Searcher::qsearch(Position& pos, Score alpha, Score beta, int ply) {
     pv_length_[ply] = 0;
-    nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    count_node();
     if (should_stop()) return SCORE_DRAW;
     seldepth_ = std::max(seldepth_, ply);
     if (auto s = draw_or_horizon(pos, ply)) return *s;
@@ -479,12 +486,9 @@ Score Searcher::qsearch(Position& pos, Score alpha, Score beta, int ply) {
     Score stand_pat = SCORE_NONE;
     Score raw_eval = SCORE_NONE;
     if (!in_check) {
-        raw_eval = tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate(pos);
+        raw_eval = raw_static_eval(pos, tt_hit, tt);
         stand_pat = corrected(pos, raw_eval);
-        best = stand_pat;
-        if (tt_hit && tt.score != SCORE_NONE &&
-            (tt.bound & (tt.score > best ? BOUND_LOWER : BOUND_UPPER)))
-            best = tt.score;
+        best = refined_by_tt(stand_pat, tt_hit, tt);
         if (best >= beta) return best;
         alpha = std::max(alpha, best);
     }
@@ -651,14 +655,8 @@ Searcher::SingularProbe Searcher::singular_probe(const Position& root, Depth dep
     context.time = &clock;
     context.searchmoves = &all_moves;
     context.total_nodes = [this] { return nodes(); };
-    context_ = &context;
-    limits_ = &no_limits;
-    time_ = &clock;
-    stopped_ = false;
-    full_width_ = false;
-    nmp_min_ply_ = 0;
+    begin(context);
     root_depth_ = depth;
-    for (auto& f : stack_) f = Frame{};
 
     SingularProbe probe;
     Position pos = root;
@@ -666,7 +664,7 @@ Searcher::SingularProbe Searcher::singular_probe(const Position& root, Depth dep
     if (!tt_.probe(pos.key(), 1, tt) || !tt.move || !(tt.bound & BOUND_LOWER) || pos.in_check())
         return probe;
     Frame* ss = stack_ + 1 + STACK_OFFSET;
-    ss->raw_eval = evaluate(pos);
+    ss->raw_eval = raw_static_eval(pos, true, tt);
     ss->static_eval = corrected(pos, ss->raw_eval);
     probe.ran = true;
     probe.static_eval_before = ss->static_eval;
@@ -677,21 +675,24 @@ Searcher::SingularProbe Searcher::singular_probe(const Position& root, Depth dep
     return probe;
 }
 
-SearchResult Searcher::run(const Position& root, const SearchContext& context) {
+void Searcher::begin(const SearchContext& context) {
     context_ = &context;
     limits_ = context.limits;
     time_ = context.time;
-    nodes_ = 0;
     stopped_ = false;
     full_width_ = limits_->mate > 0;
     nmp_min_ply_ = 0;
+    for (auto& f : stack_) f = Frame{};
+}
+
+SearchResult Searcher::run(const Position& root, const SearchContext& context) {
+    begin(context); // the node count was zeroed by the pool before any thread started
     completed_depth_ = 0;
     completed_score_ = -SCORE_INFINITE;
     completed_pv_.clear();
     last_best_ = Move::none();
     stability_ = 0;
     last_score_ = SCORE_NONE;
-    for (auto& f : stack_) f = Frame{};
 
     root_moves_.clear();
     MoveList legal;

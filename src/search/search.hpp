@@ -103,7 +103,6 @@ private:
         Piece piece = NO_PIECE; // the piece `move` moved (NO_PIECE: none or null move)
         PieceToHistory* continuation = nullptr; // table of the move played from this ply
         int double_extensions = 0;
-        bool in_check = false;
     };
     // What the move loop needs to decide about one move.
     struct MoveInfo {
@@ -143,6 +142,12 @@ private:
                           int noisy_count);
     void update_continuation(int ply, Piece pc, Square to, int bonus);
     OrderingContext ordering_context(int ply) const;
+    void begin(const SearchContext& context); // the state every search starts from
+    void count_node() {
+        nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
+    static Score raw_static_eval(const Position& pos, bool tt_hit, const TTData& tt);
+    static Score refined_by_tt(Score eval, bool tt_hit, const TTData& tt);
     Score corrected(const Position& pos, Score raw_eval) const;
     void update_correction(const Position& pos, const Frame* ss, Score best, Move best_move,
                            Bound bound, Depth depth);

@@ -64,16 +64,11 @@ bool TranspositionTable::resize(std::size_t mib) {
 
 void TranspositionTable::clear() {
     generation_ = 0;
-    if (count_ * sizeof(Bucket) <= MEMSET_CLEAR_MAX) {
-        std::memset(static_cast<void*>(buckets_), 0, count_ * sizeof(Bucket));
-        return;
-    }
-    void* raw = std::calloc(count_ * sizeof(Bucket) + ALIGNMENT, 1);
-    if (!raw) { // no second table's worth of address space: clear in place
-        std::memset(static_cast<void*>(buckets_), 0, count_ * sizeof(Bucket));
-        return;
-    }
-    adopt(raw);
+    const std::size_t bytes = count_ * sizeof(Bucket);
+    // (Without a second table's worth of address space, it clears in place too.)
+    void* raw = bytes > MEMSET_CLEAR_MAX ? std::calloc(bytes + ALIGNMENT, 1) : nullptr;
+    if (raw) adopt(raw);
+    else std::memset(static_cast<void*>(buckets_), 0, bytes);
 }
 
 namespace {

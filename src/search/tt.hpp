@@ -11,16 +11,6 @@ namespace horizon {
 
 enum Bound : std::uint8_t { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
-// One entry is two words, each read and written whole (relaxed atomics), so threads may
-// share the table without locks: a 64-bit data word (key check 16 | move 16 | score 16 |
-// static eval 16) and a 16-bit meta word (generation 6 and bound 2 | depth + 1, 0 = empty).
-// The key check is stored XOR the meta word: a data word read together with another
-// write's meta word fails the key check, so a torn read is a miss, never a mix of entries.
-struct TTEntry {
-    std::uint64_t data = 0;
-    std::uint16_t meta = 0;
-};
-
 struct TTData {
     Move move;
     Score score = SCORE_NONE;
@@ -56,6 +46,11 @@ public:
     std::size_t size_mib() const { return mib_; }
 
 private:
+    // Entry i of a bucket is two words, each read and written whole (relaxed atomics), so
+    // threads share the table without locks: data[i] (key check 16 | move 16 | score 16 |
+    // static eval 16) and meta[i] (generation 6 and bound 2 | depth + 1, 0 = empty). The key
+    // check is stored XOR the meta word: a data word read together with another write's
+    // meta word fails the key check, so a torn read is a miss, never a mix of entries.
     static constexpr int BUCKET_SIZE = 3;
     struct alignas(32) Bucket {
         std::uint64_t data[BUCKET_SIZE];
