@@ -11,6 +11,7 @@
 #include "engine/config.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/params.hpp"
+#include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
 
 using namespace horizon;
@@ -262,17 +263,9 @@ TEST_CASE("eval: the trace adds up to evaluate()", "[eval]") {
         for (int t = 0; t < TERM_COUNT; ++t) CHECK(trace.find(TERM_NAMES[t]) != std::string::npos);
         black_to_move += pos.side_to_move() == BLACK;
 
-        // The trace's feature counts, weighted and tapered, give the same score.
+        // The trace's feature counts, weighted, tapered and scaled, give the same score.
         const EvalTrace tr = trace_evaluation(pos);
-        const auto& w = default_eval_params().weights;
-        long long mg = 0, eg = 0;
-        for (int i = 0; i < WEIGHT_COUNT; ++i) {
-            const int n = tr.counts[WHITE][std::size_t(i)] - tr.counts[BLACK][std::size_t(i)];
-            mg += n * w[std::size_t(i)].mg;
-            eg += n * w[std::size_t(i)].eg;
-        }
-        const long long tapered = (mg * tr.phase + eg * (PHASE_MAX - tr.phase)) / PHASE_MAX;
-        CHECK(tapered == white_view);
+        CHECK(evaluate_trace(tr, default_eval_params()) == white_view);
         CHECK(tr.phase == game_phase(pos));
         CHECK(tr.side_to_move == pos.side_to_move());
     }
@@ -281,6 +274,94 @@ TEST_CASE("eval: the trace adds up to evaluate()", "[eval]") {
     // With other weights, the trace and evaluate() still agree.
     EvalParams doubled = default_eval_params();
     for (auto& wt : doubled.weights) wt = Weight{wt.mg * 2, wt.eg * 3};
+    doubled.seal();
     const Position pos = from_fen(EXTRA_FENS[1]);
     CHECK(final_numbers(format_trace(pos, doubled)).second == evaluate(pos, doubled));
+    CHECK(evaluate_trace(trace_evaluation(pos), doubled) ==
+          (pos.side_to_move() == WHITE ? 1 : -1) * evaluate(pos, doubled));
+}
+
+namespace {
+
+// Positions reached by random walks from the suite positions: a few thousand, reproducible.
+std::vector<std::string> random_walk_fens(int count) {
+    auto roots = suite_fens();
+    roots.insert(roots.end(), EXTRA_FENS.begin(), EXTRA_FENS.end());
+    std::vector<std::string> out;
+    std::uint64_t rng = 0x2545F4914F6CDD1DULL;
+    const auto next = [&rng] {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        return rng;
+    };
+    for (std::size_t r = 0; int(out.size()) < count; r = (r + 1) % roots.size()) {
+        Position pos = from_fen(roots[r]);
+        for (int ply = 0; ply < 40 && int(out.size()) < count; ++ply) {
+            MoveList moves;
+            generate<GenType::ALL>(pos, moves);
+            if (moves.empty()) break;
+            pos.make_move(moves[std::size_t(next() % moves.size())]);
+            out.push_back(pos.fen());
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("eval: colour symmetry and trace agreement over thousands of positions", "[eval]") {
+    const auto fens = random_walk_fens(3000);
+    PawnCache cache;
+    int checked = 0;
+    for (const auto& fen : fens) {
+        const Position a = from_fen(fen);
+        const Position b = from_fen(mirror_fen(fen));
+        const Score e = evaluate(a);
+        if (e != evaluate(b) || e != evaluate(a, default_eval_params(), &cache) ||
+            evaluate_trace(trace_evaluation(a), default_eval_params()) !=
+                (a.side_to_move() == WHITE ? e : -e)) {
+            INFO(fen);
+            CHECK(e == evaluate(b));
+            CHECK(e == evaluate(a, default_eval_params(), &cache));
+            CHECK(evaluate_trace(trace_evaluation(a), default_eval_params()) ==
+                  (a.side_to_move() == WHITE ? e : -e));
+        }
+        ++checked;
+    }
+    CHECK(checked == 3000);
+}
+
+TEST_CASE("eval: the pawn hash gives what a fresh evaluation gives, also after new weights", "[eval]") {
+    PawnCache cache;
+    const Position pos = from_fen(EXTRA_FENS[1]);
+    const Score before = evaluate(pos, default_eval_params(), &cache);
+    CHECK(before == evaluate(pos));
+    EvalParams other = default_eval_params();
+    other.weights[std::size_t(feature_index(Term::isolated_pawn))] = Weight{-200, -200};
+    other.weights[std::size_t(feature_index(Term::supported_pawn, 2))] = Weight{90, 90};
+    other.seal();
+    CHECK(other.signature != default_eval_params().signature);
+    // The cached entry of the old weights must not be reused.
+    CHECK(evaluate(pos, other, &cache) == evaluate(pos, other));
+    CHECK(evaluate(pos, other, &cache) != before);
+    CHECK(evaluate(pos, default_eval_params(), &cache) == before);
+}
+
+TEST_CASE("eval: dead draws are 0 and drawish endings are scaled down", "[eval]") {
+    for (const char* fen : {"8/8/4k3/8/8/3NK3/8/8 w - - 0 1", "8/8/4k3/8/8/3BK3/8/8 b - - 0 1",
+                            "8/4b3/4k3/8/8/4K3/3B4/8 w - - 0 1", "8/8/4k3/8/8/4K3/8/8 w - - 0 1"}) {
+        INFO(fen);
+        CHECK(evaluate(from_fen(fen)) == 0);
+    }
+    // Bishops of opposite colours with a pawn more: far less than the pawn-up ending with
+    // bishops of the same colour.
+    const Position ocb = from_fen("8/4kp2/8/3b4/8/2B2PP1/5K2/8 w - - 0 1");
+    const Position same = from_fen("8/4kp2/8/4b3/8/2B2PP1/5K2/8 w - - 0 1");
+    CHECK(trace_evaluation(ocb).scale[WHITE] < SCALE_NORMAL);
+    CHECK(trace_evaluation(same).scale[WHITE] == SCALE_NORMAL);
+    // A rook against a bishop, no pawns: scaled down hard.
+    CHECK(trace_evaluation(from_fen("8/8/4k3/8/3b4/8/3RK3/8 w - - 0 1")).scale[WHITE] <= 16);
+    // Two knights cannot force mate.
+    CHECK(trace_evaluation(from_fen("8/8/4k3/8/8/2NNK3/8/8 w - - 0 1")).scale[WHITE] == 0);
 }

@@ -1,51 +1,407 @@
 #include "eval/evaluate.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
+
+#include "core/attacks.hpp"
 
 namespace horizon {
 
 namespace {
 
-int centrality(Square s) {
-    const int f = file_of(s), r = rank_of(s);
-    return std::min(std::min(f, 7 - f), std::min(r, 7 - r));
-}
+// ---------------------------------------------------------------------------------------
+// Masks, built once at compile time.
 
-Bitboard forward_files(Color c, Square s) {
-    // Squares strictly in front of s on its file and the adjacent files.
-    Bitboard files = file_bb(file_of(s));
-    if (file_of(s) > 0) files |= file_bb(file_of(s) - 1);
-    if (file_of(s) < 7) files |= file_bb(file_of(s) + 1);
-    Bitboard ahead = 0;
+// Ranks strictly in front of `rank` as seen by colour c.
+constexpr auto FORWARD_RANKS = [] {
+    std::array<std::array<Bitboard, 8>, COLOR_NB> t{};
     for (int r = 0; r < 8; ++r)
-        if (c == WHITE ? r > rank_of(s) : r < rank_of(s)) ahead |= rank_bb(r);
-    return files & ahead;
+        for (int q = 0; q < 8; ++q) {
+            if (q > r) t[WHITE][r] |= rank_bb(q);
+            if (q < r) t[BLACK][r] |= rank_bb(q);
+        }
+    return t;
+}();
+
+constexpr auto ADJACENT_FILES = [] {
+    std::array<Bitboard, 8> t{};
+    for (int f = 0; f < 8; ++f)
+        t[f] = (f > 0 ? file_bb(f - 1) : 0) | (f < 7 ? file_bb(f + 1) : 0);
+    return t;
+}();
+
+constexpr Bitboard forward_file(Color c, Square s) {
+    return FORWARD_RANKS[c][rank_of(s)] & file_bb(file_of(s));
+}
+// Squares an enemy pawn must not stand on for a pawn on s to be passed.
+constexpr Bitboard passed_span(Color c, Square s) {
+    return FORWARD_RANKS[c][rank_of(s)] & (file_bb(file_of(s)) | ADJACENT_FILES[file_of(s)]);
+}
+// Squares from which an enemy pawn could ever attack s (for a piece of colour c on s).
+constexpr Bitboard attack_span(Color c, Square s) {
+    return FORWARD_RANKS[c][rank_of(s)] & ADJACENT_FILES[file_of(s)];
 }
 
-Bitboard adjacent_files(Square s) {
-    Bitboard b = 0;
-    if (file_of(s) > 0) b |= file_bb(file_of(s) - 1);
-    if (file_of(s) < 7) b |= file_bb(file_of(s) + 1);
-    return b;
+constexpr Bitboard CENTER_FILES = file_bb(2) | file_bb(3) | file_bb(4) | file_bb(5);
+constexpr Bitboard QUEEN_SIDE = file_bb(0) | file_bb(1) | file_bb(2) | file_bb(3);
+
+int distance(Square a, Square b) {
+    return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b)));
 }
+
+Bitboard pawn_attacks_of(Color c, Bitboard pawns) {
+    return c == WHITE ? pawn_attacks_bb<WHITE>(pawns) : pawn_attacks_bb<BLACK>(pawns);
+}
+Bitboard pawn_double_attacks_of(Color c, Bitboard pawns) {
+    return c == WHITE ? shift<NORTH_EAST>(pawns) & shift<NORTH_WEST>(pawns)
+                      : shift<SOUTH_EAST>(pawns) & shift<SOUTH_WEST>(pawns);
+}
+Bitboard push(Color c, Bitboard b) { return c == WHITE ? shift<NORTH>(b) : shift<SOUTH>(b); }
+
+// The nearest square of `b` in front of a king of colour c (b holds only such squares).
+Square nearest_ahead(Color c, Bitboard b) { return c == WHITE ? lsb(b) : msb(b); }
+
+constexpr Term PSQT_TERM[] = {Term::psqt_pawn, Term::psqt_pawn,  Term::psqt_knight,
+                              Term::psqt_bishop, Term::psqt_rook, Term::psqt_queen,
+                              Term::psqt_king};
+constexpr Term MOBILITY_TERM[] = {Term::tempo, Term::tempo, Term::mobility_knight,
+                                  Term::mobility_bishop, Term::mobility_rook,
+                                  Term::mobility_queen};
+
+// ---------------------------------------------------------------------------------------
+// Sinks
 
 struct ScoreSink {
     const EvalParams& params;
     int mg = 0;
     int eg = 0;
-    void add(int feature, Color c, int count) {
-        const Weight w = params.weights[feature];
-        const int sign = c == WHITE ? 1 : -1;
-        mg += sign * count * w.mg;
-        eg += sign * count * w.eg;
+    int danger_mg[COLOR_NB]{};
+    int danger_eg[COLOR_NB]{};
+    void add(Term t, int i, Color c, int count) {
+        const Weight w = params.weights[feature_index(t, i)];
+        const int n = c == WHITE ? count : -count;
+        mg += n * w.mg;
+        eg += n * w.eg;
+    }
+    void danger(Term t, int i, Color c, int count) {
+        const Weight w = params.weights[feature_index(t, i)];
+        danger_mg[c] += count * w.mg;
+        danger_eg[c] += count * w.eg;
     }
 };
 
 struct TraceSink {
     EvalTrace& trace;
-    void add(int feature, Color c, int count) { trace.counts[c][feature] += count; }
+    void add(Term t, int i, Color c, int count) { trace.counts[c][feature_index(t, i)] += count; }
+    void danger(Term t, int i, Color c, int count) { add(t, i, c, count); }
 };
+
+// ---------------------------------------------------------------------------------------
+// Pawn structure: what depends on the pawns alone (the pawn hash caches it).
+
+template <class Sink>
+void pawn_structure(const Position& pos, Sink& sink, Bitboard passed[COLOR_NB]) {
+    for (Color c : {WHITE, BLACK}) {
+        passed[c] = 0;
+        const Bitboard own = pos.pieces(c, PAWN);
+        const Bitboard theirs = pos.pieces(~c, PAWN);
+        for (Bitboard b = own; b;) {
+            const Square s = pop_lsb(b);
+            const int rr = relative_rank(c, rank_of(s));
+            const Bitboard adjacent = ADJACENT_FILES[file_of(s)];
+            sink.add(Term::psqt_pawn, relative_square(c, s), c, 1);
+
+            const bool isolated = !(own & adjacent);
+            const bool supported = pawn_attacks(~c, s) & own;
+            if (isolated) sink.add(Term::isolated_pawn, 0, c, 1);
+            if (own & forward_file(~c, s)) sink.add(Term::doubled_pawn, 0, c, 1);
+            if (supported) sink.add(Term::supported_pawn, rr, c, 1);
+            if (own & adjacent & rank_bb(rank_of(s))) sink.add(Term::phalanx_pawn, rr, c, 1);
+
+            if (!(theirs & passed_span(c, s))) {
+                passed[c] |= square_bb(s);
+                sink.add(Term::passed_pawn, rr, c, 1);
+                if (supported) sink.add(Term::passed_supported, rr, c, 1);
+                continue;
+            }
+            const Bitboard level_or_behind = ~FORWARD_RANKS[c][rank_of(s)];
+            const Square stop = Square(s + pawn_push(c));
+            if (!isolated && !(own & adjacent & level_or_behind) &&
+                (pawn_attacks(c, stop) & theirs))
+                sink.add(Term::backward_pawn, 0, c, 1);
+            if (!(theirs & forward_file(c, s))) {
+                const int supporters = popcount(own & adjacent & level_or_behind);
+                const int sentries = popcount(theirs & attack_span(c, s));
+                if (supporters >= sentries) sink.add(Term::candidate_passer, rr, c, 1);
+            }
+        }
+    }
+}
+
+// The scoring path reads the pawn hash when it has one; the tracing path always walks.
+template <class Sink>
+void pawn_part(const Position& pos, Sink& sink, PawnCache*, Bitboard passed[COLOR_NB]) {
+    pawn_structure(pos, sink, passed);
+}
+
+void pawn_part(const Position& pos, ScoreSink& sink, PawnCache* cache, Bitboard passed[COLOR_NB]) {
+    if (!cache) return pawn_structure(pos, sink, passed);
+    PawnEntry& e = cache->slot(pos.pawn_key());
+    if (e.key != pos.pawn_key() || e.params_signature != sink.params.signature) {
+        ScoreSink local{sink.params};
+        pawn_structure(pos, local, e.passed);
+        e.key = pos.pawn_key();
+        e.params_signature = sink.params.signature;
+        e.mg = local.mg;
+        e.eg = local.eg;
+    }
+    sink.mg += e.mg;
+    sink.eg += e.eg;
+    passed[WHITE] = e.passed[WHITE];
+    passed[BLACK] = e.passed[BLACK];
+}
+
+// ---------------------------------------------------------------------------------------
+// Everything else.
+
+struct AttackInfo {
+    Bitboard by[COLOR_NB][KING + 1]{}; // [c][0]: all of c's attacks; [c][pt]: by piece type
+    Bitboard twice[COLOR_NB]{};        // attacked at least twice
+    Bitboard zone[COLOR_NB]{};         // the squares around c's king
+    Bitboard mobility_area[COLOR_NB]{};
+    int zone_attackers[COLOR_NB]{};    // c's pieces attacking the other king's zone
+    int zone_attacks[COLOR_NB]{};
+
+    void add(Color c, PieceType pt, Bitboard a) {
+        twice[c] |= by[c][0] & a;
+        by[c][0] |= a;
+        by[c][pt] |= a;
+    }
+};
+
+template <class Sink>
+void pieces(const Position& pos, Sink& sink, AttackInfo& ai, Color c) {
+    const Color them = ~c;
+    const Bitboard occ = pos.pieces();
+    const Bitboard own_pawns = pos.pieces(c, PAWN);
+    const Bitboard all_pawns = pos.pieces(PAWN);
+    const Square their_king = pos.king_square(them);
+
+    for (int p = KNIGHT; p <= QUEEN; ++p) {
+        const PieceType pt = PieceType(p);
+        for (Bitboard b = pos.pieces(c, pt); b;) {
+            const Square s = pop_lsb(b);
+            const Bitboard a = piece_attacks(pt, s, occ);
+            ai.add(c, pt, a);
+            sink.add(PSQT_TERM[pt], relative_square(c, s), c, 1);
+            sink.add(MOBILITY_TERM[pt], popcount(a & ai.mobility_area[c]), c, 1);
+            if (a & ai.zone[them]) {
+                ++ai.zone_attackers[c];
+                ai.zone_attacks[c] += popcount(a & ai.zone[them]);
+                sink.danger(Term::king_attackers, pt - KNIGHT, c, 1);
+            }
+            const int rr = relative_rank(c, rank_of(s));
+            if (pt == KNIGHT || pt == BISHOP) {
+                if (rr >= 3 && rr <= 5 && (ai.by[c][PAWN] & square_bb(s)) &&
+                    !(pos.pieces(them, PAWN) & attack_span(c, s)))
+                    sink.add(pt == KNIGHT ? Term::knight_outpost : Term::bishop_outpost, 0, c, 1);
+                if (square_bb(Square(s + pawn_push(c))) & all_pawns)
+                    sink.add(Term::minor_behind_pawn, 0, c, 1);
+            }
+            if (pt == BISHOP) {
+                const Bitboard colour =
+                    (DARK_SQUARES_BB & square_bb(s)) ? DARK_SQUARES_BB : ~DARK_SQUARES_BB;
+                const int bad = popcount(own_pawns & colour);
+                if (bad) sink.add(Term::bad_bishop, 0, c, bad);
+            }
+            if (pt == ROOK) {
+                const Bitboard file = file_bb(file_of(s));
+                if (!(file & all_pawns)) sink.add(Term::rook_open_file, 0, c, 1);
+                else if (!(file & own_pawns)) sink.add(Term::rook_semi_open, 0, c, 1);
+                if (rr == 6 && (relative_rank(c, rank_of(their_king)) == 7 ||
+                                (pos.pieces(them, PAWN) & rank_bb(relative_rank(c, 6)))))
+                    sink.add(Term::rook_on_seventh, 0, c, 1);
+            }
+        }
+    }
+    const Square ksq = pos.king_square(c);
+    sink.add(Term::psqt_king, relative_square(c, ksq), c, 1);
+    for (int p = PAWN; p <= QUEEN; ++p) {
+        const int n = pos.count(c, PieceType(p));
+        if (n) sink.add(Term::material, p - PAWN, c, n);
+    }
+    if (pos.count(c, BISHOP) >= 2) sink.add(Term::bishop_pair, 0, c, 1);
+}
+
+// c's own king: the pawns in front of it and the files by it.
+template <class Sink>
+void king_shelter(const Position& pos, Sink& sink, Color c) {
+    const Square ksq = pos.king_square(c);
+    const Bitboard ahead = FORWARD_RANKS[c][rank_of(ksq)];
+    const int centre = std::clamp(file_of(ksq), 1, 6);
+    for (int f = centre - 1; f <= centre + 1; ++f) {
+        const Bitboard file = file_bb(f);
+        const Bitboard own = pos.pieces(c, PAWN) & file;
+        const Bitboard theirs = pos.pieces(~c, PAWN) & file;
+        int shield = 0, storm = 0;
+        if (own & ahead) shield = std::min(7, std::abs(rank_of(nearest_ahead(c, own & ahead)) - rank_of(ksq)));
+        if (theirs & ahead)
+            storm = std::min(7, std::abs(rank_of(nearest_ahead(c, theirs & ahead)) - rank_of(ksq)));
+        sink.add(Term::pawn_shield, shield, c, 1);
+        sink.add(Term::pawn_storm, storm, c, 1);
+        if (!own) sink.add(theirs ? Term::king_semi_open : Term::king_open_file, 0, c, 1);
+    }
+}
+
+// c's attack on the other king, in KING_DANGER features.
+template <class Sink>
+void king_attack(const Position& pos, Sink& sink, const AttackInfo& ai, Color c) {
+    if (!ai.zone_attackers[c]) return;
+    const Color them = ~c;
+    const Square ksq = pos.king_square(them);
+    const Bitboard occ = pos.pieces();
+    const Bitboard safe = ~pos.pieces(c) & ~ai.by[them][0];
+    const Bitboard diagonal = bishop_attacks(ksq, occ), straight = rook_attacks(ksq, occ);
+    const Bitboard checks[4] = {knight_attacks(ksq) & ai.by[c][KNIGHT] & safe,
+                                diagonal & ai.by[c][BISHOP] & safe,
+                                straight & ai.by[c][ROOK] & safe,
+                                (diagonal | straight) & ai.by[c][QUEEN] & safe};
+    for (int i = 0; i < 4; ++i)
+        if (checks[i]) sink.danger(Term::safe_check, i, c, popcount(checks[i]));
+    sink.danger(Term::king_zone_attacks, 0, c, ai.zone_attacks[c]);
+    const Bitboard defended = ai.by[them][PAWN] | ai.by[them][KNIGHT] | ai.by[them][BISHOP] |
+                              ai.by[them][ROOK];
+    const int weak = popcount(ai.by[c][0] & ai.zone[them] & ~defended);
+    if (weak) sink.danger(Term::king_weak_squares, 0, c, weak);
+    if (!pos.pieces(c, QUEEN)) sink.danger(Term::king_no_queen, 0, c, 1);
+    sink.danger(Term::king_danger_base, 0, c, 1);
+}
+
+// c's threats against the other side's pieces, and c's passed pawns and space.
+template <class Sink>
+void threats(const Position& pos, Sink& sink, const AttackInfo& ai, Color c) {
+    const Color them = ~c;
+    const Bitboard their_pieces = pos.pieces(them) & ~pos.pieces(them, KING);
+    const Bitboard non_pawns = their_pieces & ~pos.pieces(them, PAWN);
+    const Bitboard by_minor = ai.by[c][KNIGHT] | ai.by[c][BISHOP];
+    const Bitboard minor_targets =
+        their_pieces & (~ai.by[them][PAWN] | pos.pieces(them, ROOK, QUEEN));
+    const Bitboard rook_targets = their_pieces & (~ai.by[them][0] | pos.pieces(them, QUEEN));
+    for (int p = PAWN; p <= QUEEN; ++p) {
+        const Bitboard targets = pos.pieces(them, PieceType(p));
+        if (p != PAWN) {
+            if (int n = popcount(targets & ai.by[c][PAWN])) sink.add(Term::threat_by_pawn, p - PAWN, c, n);
+        }
+        if (int n = popcount(targets & minor_targets & by_minor))
+            sink.add(Term::threat_by_minor, p - PAWN, c, n);
+        if (int n = popcount(targets & rook_targets & ai.by[c][ROOK]))
+            sink.add(Term::threat_by_rook, p - PAWN, c, n);
+    }
+    if (int n = popcount(non_pawns & ai.by[c][0] & ~ai.by[them][0]))
+        sink.add(Term::hanging_piece, 0, c, n);
+
+    const Bitboard pushes = push(c, pos.pieces(c, PAWN)) & ~pos.pieces();
+    const Bitboard safe_pushes = pushes & ~ai.by[them][PAWN] & (ai.by[c][0] | ~ai.by[them][0]);
+    if (int n = popcount(pawn_attacks_of(c, safe_pushes) & non_pawns))
+        sink.add(Term::pawn_push_threat, 0, c, n);
+
+    const Bitboard own_pawns = pos.pieces(c, PAWN);
+    const Bitboard home = c == WHITE ? (RANK_2_BB | RANK_3_BB | RANK_4_BB)
+                                     : (RANK_7_BB | RANK_6_BB | RANK_5_BB);
+    const Bitboard area = CENTER_FILES & home & ~own_pawns & ~ai.by[them][PAWN];
+    Bitboard behind = c == WHITE ? own_pawns >> 8 : own_pawns << 8;
+    behind |= c == WHITE ? behind >> 8 : behind << 8;
+    behind |= c == WHITE ? behind >> 16 : behind << 16;
+    if (int n = popcount(area) + popcount(area & behind)) sink.add(Term::space, 0, c, n);
+}
+
+template <class Sink>
+void passed_pawns(const Position& pos, Sink& sink, const AttackInfo& ai, Bitboard passed, Color c) {
+    const Color them = ~c;
+    for (Bitboard b = passed; b;) {
+        const Square s = pop_lsb(b);
+        const int rr = relative_rank(c, rank_of(s));
+        const Square stop = Square(s + pawn_push(c));
+        if (pos.pieces() & square_bb(stop)) sink.add(Term::passed_blocked, rr, c, 1);
+        const Bitboard path = forward_file(c, s);
+        if (!(path & (pos.pieces() | ai.by[them][0]))) sink.add(Term::passed_free, rr, c, 1);
+        if (int d = distance(pos.king_square(c), stop)) sink.add(Term::passed_own_king, rr, c, d);
+        if (int d = distance(pos.king_square(them), stop)) sink.add(Term::passed_their_king, rr, c, d);
+    }
+}
+
+int non_pawn_material(const Position& pos, Color c) {
+    return 3 * pos.count(c, KNIGHT) + 3 * pos.count(c, BISHOP) + 5 * pos.count(c, ROOK) +
+           9 * pos.count(c, QUEEN);
+}
+
+// The endgame scale (of SCALE_NORMAL) when `strong` is ahead: drawish material.
+int endgame_scale(const Position& pos, Color strong) {
+    const Color weak = ~strong;
+    const int npm_strong = non_pawn_material(pos, strong), npm_weak = non_pawn_material(pos, weak);
+    const int pawns_strong = pos.count(strong, PAWN), pawns_weak = pos.count(weak, PAWN);
+    if (!pawns_strong) {
+        // Pawnless: a minor piece more (or less) wins nothing; two knights mate no one.
+        if (npm_strong - npm_weak <= 3) return npm_strong < 5 ? 0 : 16;
+        if (pos.pieces(strong) == pos.pieces(strong, KNIGHT, KING) && pos.count(strong, KNIGHT) <= 2)
+            return 0;
+    }
+    const Bitboard bishops = pos.pieces(BISHOP);
+    if (pos.count(WHITE, BISHOP) == 1 && pos.count(BLACK, BISHOP) == 1 &&
+        bool(pos.pieces(WHITE, BISHOP) & DARK_SQUARES_BB) !=
+            bool(pos.pieces(BLACK, BISHOP) & DARK_SQUARES_BB) &&
+        bishops) {
+        // Opposite-coloured bishops: alone they draw often, with other pieces less so.
+        return npm_strong == 3 && npm_weak == 3 ? 48 : 96;
+    }
+    if (npm_strong == 5 && npm_weak == 5 && pos.count(strong, ROOK) == 1 &&
+        pos.count(weak, ROOK) == 1 && pawns_strong - pawns_weak <= 1) {
+        // Rook endings a pawn up with all pawns on one wing are hard to win.
+        const Bitboard p = pos.pieces(PAWN);
+        if (!(p & QUEEN_SIDE) || !(p & ~QUEEN_SIDE)) return 96;
+    }
+    return SCALE_NORMAL;
+}
+
+template <class Sink>
+void evaluate_all(const Position& pos, Sink& sink, PawnCache* cache) {
+    Bitboard passed[COLOR_NB];
+    pawn_part(pos, sink, cache, passed);
+
+    AttackInfo ai;
+    for (Color c : {WHITE, BLACK}) {
+        const Bitboard pawns = pos.pieces(c, PAWN);
+        const Square ksq = pos.king_square(c);
+        ai.by[c][PAWN] = pawn_attacks_of(c, pawns);
+        ai.by[c][KING] = king_attacks(ksq);
+        ai.by[c][0] = ai.by[c][PAWN] | ai.by[c][KING];
+        ai.twice[c] = pawn_double_attacks_of(c, pawns) | (ai.by[c][PAWN] & ai.by[c][KING]);
+        ai.zone[c] = king_attacks(ksq) | square_bb(ksq);
+    }
+    for (Color c : {WHITE, BLACK})
+        ai.mobility_area[c] = ~(pos.pieces(c, PAWN, KING) | ai.by[~c][PAWN]);
+    for (Color c : {WHITE, BLACK}) pieces(pos, sink, ai, c);
+    for (Color c : {WHITE, BLACK}) {
+        king_shelter(pos, sink, c);
+        king_attack(pos, sink, ai, c);
+        threats(pos, sink, ai, c);
+        passed_pawns(pos, sink, ai, passed[c], c);
+    }
+    sink.add(Term::tempo, 0, pos.side_to_move(), 1);
+}
+
+// mg and eg totals (white's view) to the tapered, scaled score.
+int blend(int mg, int eg, int phase, const std::array<int, COLOR_NB>& scale) {
+    const int s = scale[eg > 0 ? WHITE : BLACK];
+    const int scaled_eg = eg * s / SCALE_NORMAL;
+    return (mg * phase + scaled_eg * (PHASE_MAX - phase)) / PHASE_MAX;
+}
+
+std::array<int, COLOR_NB> scales(const Position& pos) {
+    return {endgame_scale(pos, WHITE), endgame_scale(pos, BLACK)};
+}
 
 } // namespace
 
@@ -55,115 +411,108 @@ int game_phase(const Position& pos) {
     return std::min(phase, PHASE_MAX);
 }
 
-template <class Sink>
-void evaluate_features(const Position& pos, Sink& sink) {
-    const Bitboard occ = pos.pieces();
-    for (Color c : {WHITE, BLACK}) {
-        const Color them = ~c;
-        const Bitboard own = pos.pieces(c);
-        const Bitboard own_pawns = pos.pieces(c, PAWN);
-        const Bitboard their_pawns = pos.pieces(them, PAWN);
-
-        for (int pt = PAWN; pt <= QUEEN; ++pt) {
-            const int n = pos.count(c, PieceType(pt));
-            if (n) sink.add(feature_index(Term::material, pt - PAWN), c, n);
-        }
-
-        for (Bitboard b = own_pawns; b;) {
-            const Square s = pop_lsb(b);
-            const int rr = relative_rank(c, rank_of(s));
-            sink.add(feature_index(Term::pawn_rank, rr), c, 1);
-            if (!(forward_files(c, s) & their_pawns))
-                sink.add(feature_index(Term::passed_pawn, rr), c, 1);
-            if (!(adjacent_files(s) & own_pawns)) sink.add(feature_index(Term::isolated_pawn), c, 1);
-        }
-        for (int f = 0; f < 8; ++f) {
-            const int n = popcount(own_pawns & file_bb(f));
-            if (n > 1) sink.add(feature_index(Term::doubled_pawn), c, n - 1);
-        }
-
-        for (int pt = KNIGHT; pt <= KING; ++pt) {
-            int central = 0, mobile = 0;
-            for (Bitboard b = pos.pieces(c, PieceType(pt)); b;) {
-                const Square s = pop_lsb(b);
-                central += centrality(s);
-                if (pt != KING) mobile += popcount(piece_attacks(PieceType(pt), s, occ) & ~own);
-                if (pt == ROOK) {
-                    const Bitboard file = file_bb(file_of(s));
-                    if (!(file & (own_pawns | their_pawns)))
-                        sink.add(feature_index(Term::rook_open_file), c, 1);
-                    else if (!(file & own_pawns))
-                        sink.add(feature_index(Term::rook_semi_open), c, 1);
-                }
-            }
-            if (central) sink.add(feature_index(Term::centrality, pt - PAWN), c, central);
-            if (mobile) sink.add(feature_index(Term::mobility, pt - PAWN), c, mobile);
-        }
-
-        if (pos.count(c, BISHOP) >= 2) sink.add(feature_index(Term::bishop_pair), c, 1);
-
-        const Square ksq = pos.king_square(c);
-        Bitboard shelter = forward_files(c, ksq);
-        const int kr = rank_of(ksq);
-        for (int r = 0; r < 8; ++r)
-            if (std::abs(r - kr) > 2) shelter &= ~rank_bb(r);
-        const int shield = popcount(shelter & own_pawns);
-        if (shield) sink.add(feature_index(Term::king_shelter), c, shield);
-    }
-    sink.add(feature_index(Term::tempo), pos.side_to_move(), 1);
-}
-
-Score evaluate(const Position& pos, const EvalParams& params) {
+Score evaluate(const Position& pos, const EvalParams& params, PawnCache* pawns) {
+    if (pos.has_insufficient_material()) return SCORE_DRAW;
     ScoreSink sink{params};
-    evaluate_features(pos, sink);
-    const int phase = game_phase(pos);
-    const int score = (sink.mg * phase + sink.eg * (PHASE_MAX - phase)) / PHASE_MAX;
-    return pos.side_to_move() == WHITE ? score : -score;
+    evaluate_all(pos, sink, pawns);
+    const int mg = sink.mg + king_danger_mg(sink.danger_mg[WHITE]) - king_danger_mg(sink.danger_mg[BLACK]);
+    const int eg = sink.eg + king_danger_eg(sink.danger_eg[WHITE]) - king_danger_eg(sink.danger_eg[BLACK]);
+    const int score = blend(mg, eg, game_phase(pos), scales(pos));
+    return Score(pos.side_to_move() == WHITE ? score : -score);
 }
 
 EvalTrace trace_evaluation(const Position& pos) {
     EvalTrace trace;
     TraceSink sink{trace};
-    evaluate_features(pos, sink);
+    evaluate_all(pos, sink, nullptr);
     trace.phase = game_phase(pos);
+    trace.scale = scales(pos);
+    trace.dead_draw = pos.has_insufficient_material();
     trace.side_to_move = pos.side_to_move();
     return trace;
+}
+
+namespace {
+
+// Per colour, the linear mg/eg sums and the danger figures of a trace.
+struct TraceSums {
+    int mg[COLOR_NB]{}, eg[COLOR_NB]{};
+    int danger_mg[COLOR_NB]{}, danger_eg[COLOR_NB]{};
+};
+
+TraceSums sum_trace(const EvalTrace& t, const EvalParams& params, int first, int last) {
+    TraceSums s;
+    for (int i = first; i < last; ++i)
+        for (Color c : {WHITE, BLACK}) {
+            const int n = t.counts[c][i];
+            if (!n) continue;
+            const Weight w = params.weights[i];
+            if (FEATURE_KINDS[i] == TermKind::LINEAR) {
+                s.mg[c] += n * w.mg;
+                s.eg[c] += n * w.eg;
+            } else {
+                s.danger_mg[c] += n * w.mg;
+                s.danger_eg[c] += n * w.eg;
+            }
+        }
+    return s;
+}
+
+} // namespace
+
+int evaluate_trace(const EvalTrace& t, const EvalParams& params) {
+    if (t.dead_draw) return 0;
+    const TraceSums s = sum_trace(t, params, 0, WEIGHT_COUNT);
+    const int mg = s.mg[WHITE] - s.mg[BLACK] + king_danger_mg(s.danger_mg[WHITE]) -
+                   king_danger_mg(s.danger_mg[BLACK]);
+    const int eg = s.eg[WHITE] - s.eg[BLACK] + king_danger_eg(s.danger_eg[WHITE]) -
+                   king_danger_eg(s.danger_eg[BLACK]);
+    return blend(mg, eg, t.phase, t.scale);
 }
 
 std::string format_trace(const Position& pos, const EvalParams& params) {
     const EvalTrace t = trace_evaluation(pos);
     std::ostringstream out;
-    char line[160];
-    std::snprintf(line, sizeof line, "%-16s | %13s | %13s | %13s\n", "term", "white mg  eg",
-                  "black mg  eg", "total mg  eg");
-    out << line << std::string(66, '-') << "\n";
-    int total_mg = 0, total_eg = 0;
-    for (int term = 0; term < TERM_COUNT; ++term) {
-        int v[2][2] = {};
-        for (int i = TERM_OFFSETS[term]; i < TERM_OFFSETS[term + 1]; ++i)
-            for (Color c : {WHITE, BLACK}) {
-                v[c][0] += t.counts[c][i] * params.weights[i].mg;
-                v[c][1] += t.counts[c][i] * params.weights[i].eg;
-            }
-        const int mg = v[0][0] - v[1][0], eg = v[0][1] - v[1][1];
-        total_mg += mg;
-        total_eg += eg;
-        std::snprintf(line, sizeof line, "%-16s | %6d %6d | %6d %6d | %6d %6d\n", TERM_NAMES[term],
-                      v[0][0], v[0][1], v[1][0], v[1][1], mg, eg);
+    char line[192];
+    const auto row = [&](const char* name, int wmg, int weg, int bmg, int beg) {
+        std::snprintf(line, sizeof line, "%-18s | %6d %6d | %6d %6d | %6d %6d\n", name, wmg, weg,
+                      bmg, beg, wmg - bmg, weg - beg);
         out << line;
+    };
+    std::snprintf(line, sizeof line, "%-18s | %13s | %13s | %13s\n", "term", "white mg  eg",
+                  "black mg  eg", "total mg  eg");
+    out << line << std::string(68, '-') << "\n";
+    for (int term = 0; term < TERM_COUNT; ++term) {
+        if (TERM_KINDS[term] != TermKind::LINEAR) continue;
+        const TraceSums s = sum_trace(t, params, TERM_OFFSETS[term], TERM_OFFSETS[term + 1]);
+        row(TERM_NAMES[term], s.mg[WHITE], s.eg[WHITE], s.mg[BLACK], s.eg[BLACK]);
     }
-    out << std::string(66, '-') << "\n";
-    const int tapered = (total_mg * t.phase + total_eg * (PHASE_MAX - t.phase)) / PHASE_MAX;
-    std::snprintf(line, sizeof line, "%-16s | %13s | %13s | %6d %6d\n", "total", "", "", total_mg,
-                  total_eg);
+    out << std::string(68, '-') << "\n"
+        << "King danger: units each side's attack adds up to (not summed below)\n";
+    for (int term = 0; term < TERM_COUNT; ++term) {
+        if (TERM_KINDS[term] != TermKind::KING_DANGER) continue;
+        const TraceSums s = sum_trace(t, params, TERM_OFFSETS[term], TERM_OFFSETS[term + 1]);
+        row(TERM_NAMES[term], s.danger_mg[WHITE], s.danger_eg[WHITE], s.danger_mg[BLACK],
+            s.danger_eg[BLACK]);
+    }
+    const TraceSums all = sum_trace(t, params, 0, WEIGHT_COUNT);
+    out << std::string(68, '-') << "\n";
+    const int kd[COLOR_NB][2] = {
+        {king_danger_mg(all.danger_mg[WHITE]), king_danger_eg(all.danger_eg[WHITE])},
+        {king_danger_mg(all.danger_mg[BLACK]), king_danger_eg(all.danger_eg[BLACK])}};
+    row("king_danger", kd[WHITE][0], kd[WHITE][1], kd[BLACK][0], kd[BLACK][1]);
+    const int mg = all.mg[WHITE] - all.mg[BLACK] + kd[WHITE][0] - kd[BLACK][0];
+    const int eg = all.eg[WHITE] - all.eg[BLACK] + kd[WHITE][1] - kd[BLACK][1];
+    out << std::string(68, '-') << "\n";
+    std::snprintf(line, sizeof line, "%-18s | %13s | %13s | %6d %6d\n", "total", "", "", mg, eg);
     out << line;
-    out << "Phase: " << t.phase << "/" << PHASE_MAX << "\n";
+    const int tapered = evaluate_trace(t, params);
+    out << "Phase: " << t.phase << "/" << PHASE_MAX << ", endgame scale: "
+        << t.scale[eg > 0 ? WHITE : BLACK] << "/" << SCALE_NORMAL
+        << (t.dead_draw ? " (insufficient material: a dead draw)" : "") << "\n";
     out << "Final evaluation: " << tapered << " cp (white's view), "
         << (pos.side_to_move() == WHITE ? tapered : -tapered) << " cp (side to move)\n";
     return out.str();
 }
-
-template void evaluate_features<ScoreSink>(const Position&, ScoreSink&);
-template void evaluate_features<TraceSink>(const Position&, TraceSink&);
 
 } // namespace horizon

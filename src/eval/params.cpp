@@ -30,8 +30,21 @@ std::optional<std::string> EvalParams::from_json(const nlohmann::json& eval, Eva
             p.weights[TERM_OFFSETS[t] + i] = Weight{pair[0].get<int>(), pair[1].get<int>()};
         }
     }
+    p.seal();
     out = p;
     return std::nullopt;
+}
+
+void EvalParams::seal() {
+    std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (const Weight& w : weights) {
+        for (int v : {w.mg, w.eg}) {
+            h ^= std::uint64_t(std::uint32_t(v));
+            h *= 0x100000001B3ULL;
+            h ^= h >> 29;
+        }
+    }
+    signature = h | 1;
 }
 
 nlohmann::json EvalParams::to_json() const {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -14,8 +15,10 @@ struct Weight {
     int eg = 0;
 };
 
+enum class TermKind { LINEAR, KING_DANGER };
+
 enum class Term {
-#define TERM(name, size) name,
+#define TERM(name, size, kind) name,
 #include "eval/terms.def"
 #undef TERM
     COUNT
@@ -23,12 +26,17 @@ enum class Term {
 
 constexpr int TERM_COUNT = int(Term::COUNT);
 constexpr int TERM_SIZES[TERM_COUNT] = {
-#define TERM(name, size) size,
+#define TERM(name, size, kind) size,
 #include "eval/terms.def"
 #undef TERM
 };
 constexpr const char* TERM_NAMES[TERM_COUNT] = {
-#define TERM(name, size) #name,
+#define TERM(name, size, kind) #name,
+#include "eval/terms.def"
+#undef TERM
+};
+constexpr TermKind TERM_KINDS[TERM_COUNT] = {
+#define TERM(name, size, kind) TermKind::kind,
 #include "eval/terms.def"
 #undef TERM
 };
@@ -42,8 +50,28 @@ constexpr int WEIGHT_COUNT = TERM_OFFSETS[TERM_COUNT];
 
 constexpr int feature_index(Term t, int i = 0) { return TERM_OFFSETS[int(t)] + i; }
 
+// The kind of each weight's term, by flat index.
+constexpr std::array<TermKind, WEIGHT_COUNT> FEATURE_KINDS = [] {
+    std::array<TermKind, WEIGHT_COUNT> kinds{};
+    for (int t = 0; t < TERM_COUNT; ++t)
+        for (int i = TERM_OFFSETS[t]; i < TERM_OFFSETS[t + 1]; ++i) kinds[i] = TERM_KINDS[t];
+    return kinds;
+}();
+
+// King danger: what a danger figure d (a sum of KING_DANGER weights times counts) is worth
+// to the attacker. Quadratic in the middlegame, linear in the endgame; the tuner fits the
+// weights through these same functions.
+constexpr int KING_DANGER_MG_DIV = 256;
+constexpr int KING_DANGER_EG_DIV = 16;
+constexpr int king_danger_mg(int d) { return d > 0 ? d * d / KING_DANGER_MG_DIV : 0; }
+constexpr int king_danger_eg(int d) { return d > 0 ? d / KING_DANGER_EG_DIV : 0; }
+
 struct EvalParams {
     std::array<Weight, WEIGHT_COUNT> weights{};
+    // A hash of the weights, never 0; caches keep it to tell whose results they hold. Set by
+    // seal(), which whoever changes weights calls before evaluating with a cache.
+    std::uint64_t signature = 1;
+    void seal();
 
     Weight operator()(Term t, int i = 0) const { return weights[feature_index(t, i)]; }
 

@@ -74,7 +74,7 @@ std::optional<Score> Searcher::draw_or_horizon(const Position& pos, int ply) con
         return SCORE_DRAW;
     }
     if (pos.has_insufficient_material() || pos.is_repetition(ply)) return SCORE_DRAW;
-    if (ply >= MAX_PLY - 1) return pos.in_check() ? SCORE_DRAW : evaluate(pos);
+    if (ply >= MAX_PLY - 1) return pos.in_check() ? SCORE_DRAW : evaluate(pos, *eval_params_, pawns_.get());
     return std::nullopt;
 }
 
@@ -253,7 +253,7 @@ void Searcher::update_histories(const Position& pos, int ply, Move best, Depth d
 }
 
 Score Searcher::raw_static_eval(const Position& pos, bool tt_hit, const TTData& tt) {
-    return tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate(pos);
+    return tt_hit && tt.eval != SCORE_NONE ? tt.eval : evaluate(pos, *eval_params_, pawns_.get());
 }
 
 // A TT score is a better guess than the static eval when its bound points past it.
@@ -679,6 +679,7 @@ void Searcher::begin(const SearchContext& context) {
     context_ = &context;
     limits_ = context.limits;
     time_ = context.time;
+    eval_params_ = context.eval_params ? context.eval_params : &default_eval_params();
     stopped_ = false;
     full_width_ = limits_->mate > 0;
     nmp_min_ply_ = 0;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/position.hpp"
+#include "eval/evaluate.hpp"
 #include "search/history.hpp"
 #include "search/movepick.hpp"
 #include "search/timeman.hpp"
@@ -66,6 +67,7 @@ struct SearchContext {
     int multipv = 1;
     std::function<void(const SearchReport&)> report;  // main thread only
     std::function<std::uint64_t()> total_nodes;        // all threads
+    const EvalParams* eval_params = nullptr;           // nullptr: the built-in weights
 };
 
 class Searcher {
@@ -146,7 +148,7 @@ private:
     void count_node() {
         nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     }
-    static Score raw_static_eval(const Position& pos, bool tt_hit, const TTData& tt);
+    Score raw_static_eval(const Position& pos, bool tt_hit, const TTData& tt);
     static Score refined_by_tt(Score eval, bool tt_hit, const TTData& tt);
     Score corrected(const Position& pos, Score raw_eval) const;
     void update_correction(const Position& pos, const Frame* ss, Score best, Move best_move,
@@ -160,6 +162,8 @@ private:
     SearchSignals& signals_;
     int thread_id_;
     std::unique_ptr<History> history_;
+    std::unique_ptr<PawnCache> pawns_ = std::make_unique<PawnCache>();
+    const EvalParams* eval_params_ = &default_eval_params();
     const SearchContext* context_ = nullptr;
     const SearchLimits* limits_ = nullptr;
     TimeManager* time_ = nullptr;
