@@ -6,6 +6,7 @@
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
 #include "tools/bench.hpp"
+#include "tools/datagen.hpp"
 #include "tools/eval_tool.hpp"
 #include "tools/perft_tool.hpp"
 #include "tools/uci_bench.hpp"
@@ -22,6 +23,7 @@ void usage(std::ostream& out) {
         << "  horizon bench [depth]    search the bench positions; prints the node signature\n"
         << "  horizon eval [FEN]       the static evaluation, term by term\n"
         << "  horizon uci-bench        protocol latency, movetime accuracy, memory (as a GUI sees it)\n"
+        << "  horizon datagen ...      self-play positions for the evaluation tuner (horizon datagen --help)\n"
         << "  horizon help             this text\n";
 }
 
@@ -41,6 +43,7 @@ int main(int argc, char** argv) {
     if (sub == "bench") return horizon::bench_main(argc - 1, argv + 1);
     if (sub == "eval") return horizon::eval_main(argc - 1, argv + 1);
     if (sub == "uci-bench") return horizon::uci_bench_main(argc - 1, argv + 1);
+    if (sub == "datagen") return horizon::datagen_main(argc - 1, argv + 1);
     if (sub == "help" || sub == "--help" || sub == "-h") {
         usage(std::cout);
         return 0;

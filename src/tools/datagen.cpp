@@ -1,0 +1,653 @@
+#include "tools/datagen.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include <cxxopts.hpp>
+#include <unistd.h>
+
+#include "core/position.hpp"
+#include "engine/engine.hpp"
+#include "movegen/movegen.hpp"
+
+namespace horizon {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Openings: this many uniformly random plies (the lower bound or one more), then a short
+// search that must find the position roughly level.
+constexpr int OPENING_PLIES_MIN = 8;
+constexpr Score OPENING_MAX_IMBALANCE = 300;
+constexpr int OPENING_MAX_ATTEMPTS = 100000;
+
+// Positions of the first plies (from the start position) are not written.
+constexpr int FIRST_WRITTEN_PLY = 16;
+
+// Adjudication, scores from White's point of view.
+constexpr Score WIN_SCORE = 1000;
+constexpr int WIN_PLIES = 4;
+constexpr int DRAW_FROM_PLY = 80;
+constexpr Score DRAW_SCORE = 10;
+constexpr int DRAW_PLIES = 10;
+constexpr int MAX_GAME_PLIES = 400;
+
+constexpr std::string_view GAME_MARKER = "# game ";
+constexpr std::string_view HEADER_PREFIX = "# horizon datagen";
+
+// ---------------------------------------------------------------------------------------
+// Random numbers: splitmix64, so that an opening depends on (seed, game number) alone and
+// the same on every platform.
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+class Rng {
+public:
+    Rng(std::uint64_t seed, std::uint64_t game) {
+        std::uint64_t s = seed;
+        std::uint64_t mixed = splitmix64(s) ^ game;
+        state_ = splitmix64(mixed);
+    }
+    std::uint64_t next() { return splitmix64(state_); }
+    // Uniform in [0, n), n > 0 (the bias of a 64-bit modulo is negligible here).
+    std::size_t below(std::size_t n) { return std::size_t(next() % n); }
+
+private:
+    std::uint64_t state_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------
+// One game.
+
+struct GameRecord {
+    std::uint64_t number = 0;
+    std::vector<std::pair<std::string, Score>> positions; // FEN, White's score
+    int result = 1;                                       // 2 White won, 1 draw, 0 Black won
+    GameEnd end = GameEnd::PLY_CAP;
+    int plies = 0;
+    std::uint64_t searches = 0, search_nodes = 0, max_search_nodes = 0;
+};
+
+const char* result_text(int result) { return result == 2 ? "1.0" : result == 1 ? "0.5" : "0.0"; }
+
+bool has_legal_move(const Position& pos) {
+    MoveList list;
+    generate<GenType::ALL>(pos, list);
+    return !list.empty();
+}
+
+SearchResult search_nodes(Engine& engine, const std::string& fen,
+                          const std::vector<std::string>& moves, std::uint64_t nodes) {
+    if (auto err = engine.set_position(fen, moves))
+        throw std::logic_error("datagen: the engine refused its own position: " + *err);
+    SearchLimits limits;
+    limits.nodes = nodes;
+    return engine.search_sync(limits, [](const SearchReport&) {});
+}
+
+// A random opening of 8 or 9 plies that a short search finds level; the engine is left
+// with a fresh game (its table holds that short search).
+Position balanced_opening(Engine& engine, Rng& rng, const DatagenOptions& options) {
+    for (int attempt = 0; attempt < OPENING_MAX_ATTEMPTS; ++attempt) {
+        Position pos;
+        const int plies = OPENING_PLIES_MIN + int(rng.next() & 1);
+        bool playable = true;
+        for (int i = 0; i < plies && playable; ++i) {
+            MoveList list;
+            generate<GenType::ALL>(pos, list);
+            if (list.empty())
+                playable = false;
+            else
+                pos.make_move(list[rng.below(list.size())]);
+        }
+        if (!playable || !has_legal_move(pos)) continue;
+        engine.new_game();
+        const SearchResult r = search_nodes(engine, pos.fen(), {}, options.balance_nodes);
+        if (std::abs(r.score) <= OPENING_MAX_IMBALANCE) return pos;
+    }
+    throw std::runtime_error("datagen: no balanced opening found");
+}
+
+// How the game stands before a move is searched: over (and how), or nullopt to play on.
+std::optional<std::pair<GameEnd, int>> game_over(const Position& pos) {
+    if (!has_legal_move(pos)) {
+        if (!pos.in_check()) return std::pair{GameEnd::STALEMATE, 1};
+        return std::pair{GameEnd::CHECKMATE, pos.side_to_move() == WHITE ? 0 : 2};
+    }
+    if (pos.is_fifty_move_draw()) return std::pair{GameEnd::FIFTY_MOVES, 1};
+    if (pos.has_insufficient_material()) return std::pair{GameEnd::INSUFFICIENT_MATERIAL, 1};
+    if (pos.is_repetition(0)) return std::pair{GameEnd::REPETITION, 1}; // third occurrence
+    if (pos.game_ply() >= MAX_GAME_PLIES) return std::pair{GameEnd::PLY_CAP, 1};
+    return std::nullopt;
+}
+
+// A position worth training on: nothing about to be captured or promoted, no mate.
+bool is_quiet_sample(const Position& pos, const SearchResult& r) {
+    return pos.game_ply() >= FIRST_WRITTEN_PLY && !pos.in_check() &&
+           !pos.is_capture_or_promotion(r.best) && std::abs(r.score) < SCORE_MATE_IN_MAX_PLY;
+}
+
+// Plays game `number`; nullopt when `stop` was raised before it ended.
+std::optional<GameRecord> play_game(Engine& engine, std::uint64_t number,
+                                    const DatagenOptions& options, const std::atomic<bool>& stop) {
+    Rng rng(options.seed, number);
+    Position pos = balanced_opening(engine, rng, options);
+
+    GameRecord game;
+    game.number = number;
+    // The engine gets the position as the FEN after the last irreversible move and the
+    // moves since: all the history a repetition can reach, without replaying the game.
+    std::string anchor = pos.fen();
+    std::vector<std::string> since;
+    int white_ahead = 0, black_ahead = 0, level = 0; // consecutive plies of each verdict
+
+    for (;;) {
+        if (stop.load(std::memory_order_relaxed)) return std::nullopt;
+        if (const auto over = game_over(pos)) {
+            game.end = over->first;
+            game.result = over->second;
+            break;
+        }
+        const SearchResult r = search_nodes(engine, anchor, since, options.nodes);
+        if (!r.best) throw std::logic_error("datagen: the search found no move in " + pos.fen());
+        ++game.searches;
+        game.search_nodes += r.nodes;
+        game.max_search_nodes = std::max(game.max_search_nodes, r.nodes);
+
+        const Score white = pos.side_to_move() == WHITE ? r.score : -r.score;
+        if (is_quiet_sample(pos, r)) game.positions.emplace_back(pos.fen(), white);
+
+        white_ahead = white >= WIN_SCORE ? white_ahead + 1 : 0;
+        black_ahead = white <= -WIN_SCORE ? black_ahead + 1 : 0;
+        level = pos.game_ply() >= DRAW_FROM_PLY && std::abs(white) <= DRAW_SCORE ? level + 1 : 0;
+        if (white_ahead >= WIN_PLIES || black_ahead >= WIN_PLIES) {
+            game.end = GameEnd::ADJUDICATED_WIN;
+            game.result = white_ahead >= WIN_PLIES ? 2 : 0;
+            break;
+        }
+        if (level >= DRAW_PLIES) {
+            game.end = GameEnd::ADJUDICATED_DRAW;
+            game.result = 1;
+            break;
+        }
+
+        const std::string uci = pos.move_to_uci(r.best);
+        pos.make_move(r.best);
+        if (pos.rule50() == 0) {
+            anchor = pos.fen();
+            since.clear();
+        } else {
+            since.push_back(uci);
+        }
+    }
+    game.plies = pos.game_ply();
+    return game;
+}
+
+std::string game_block(const GameRecord& game) {
+    std::string text;
+    const char* result = result_text(game.result);
+    for (const auto& [fen, score] : game.positions) {
+        text += fen;
+        text += " | ";
+        text += std::to_string(score);
+        text += " | ";
+        text += result;
+        text += '\n';
+    }
+    text += GAME_MARKER;
+    text += std::to_string(game.number);
+    text += '\n';
+    return text;
+}
+
+// ---------------------------------------------------------------------------------------
+// The file: what a previous run left, and where it may be cut.
+
+std::string header_line(const DatagenOptions& o) {
+    return std::string(HEADER_PREFIX) + ": seed " + std::to_string(o.seed) + ", nodes " +
+           std::to_string(o.nodes) + ", balance-nodes " + std::to_string(o.balance_nodes) +
+           ", hash " + std::to_string(o.hash_mib) + " MiB";
+}
+
+std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
+    if (text.empty() || text.size() > 20) return std::nullopt;
+    std::uint64_t v = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9') return std::nullopt;
+        const std::uint64_t digit = std::uint64_t(c - '0');
+        if (v > (UINT64_MAX - digit) / 10) return std::nullopt;
+        v = v * 10 + digit;
+    }
+    return v;
+}
+
+bool is_data_line(std::string_view line) {
+    const auto a = line.find(" | ");
+    if (a == std::string_view::npos || a == 0) return false;
+    const auto b = line.find(" | ", a + 3);
+    if (b == std::string_view::npos) return false;
+    std::string_view score = line.substr(a + 3, b - a - 3);
+    const std::string_view result = line.substr(b + 3);
+    if (!score.empty() && score[0] == '-') score.remove_prefix(1);
+    return parse_unsigned(score) && (result == "1.0" || result == "0.5" || result == "0.0");
+}
+
+struct Existing {
+    std::set<std::uint64_t> games;
+    std::uint64_t positions = 0;
+    std::uint64_t keep = 0; // bytes up to the end of the last complete game (or header)
+    std::uint64_t size = 0;
+    bool has_header = false;
+};
+
+Existing scan_existing(const std::string& path, const std::string& header) {
+    Existing e;
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return e;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    e.size = std::filesystem::file_size(path, ec);
+    const auto refuse = [&](std::uint64_t line_no, const std::string& why) {
+        throw std::runtime_error(path + ":" + std::to_string(line_no) + ": " + why +
+                                 "; refusing to append to it (use another --out)");
+    };
+
+    std::string line;
+    std::uint64_t offset = 0, line_no = 0, block_positions = 0;
+    while (std::getline(in, line)) {
+        ++line_no;
+        const bool complete = !in.eof(); // ended by a newline
+        offset += line.size() + (complete ? 1 : 0);
+        if (!complete) {
+            // A line cut short by a stopped run; it must still look like ours.
+            if (line_no == 1 && header.compare(0, line.size(), line) != 0)
+                refuse(line_no, "not a horizon datagen file");
+            break;
+        }
+        if (line_no == 1) {
+            if (line.rfind(HEADER_PREFIX, 0) != 0) refuse(line_no, "not a horizon datagen file");
+            if (line != header)
+                refuse(line_no,
+                       "made with other settings ('" + line + "', this run: '" + header + "')");
+            e.has_header = true;
+            e.keep = offset;
+            continue;
+        }
+        if (line.rfind(GAME_MARKER, 0) == 0) {
+            const auto g = parse_unsigned(std::string_view(line).substr(GAME_MARKER.size()));
+            if (!g) refuse(line_no, "malformed game line '" + line + "'");
+            e.games.insert(*g);
+            e.positions += block_positions;
+            block_positions = 0;
+            e.keep = offset;
+        } else if (is_data_line(line)) {
+            ++block_positions;
+        } else if (!line.empty() && line[0] != '#') {
+            refuse(line_no, "unexpected line '" + line.substr(0, 80) + "'");
+        }
+    }
+    return e;
+}
+
+// ---------------------------------------------------------------------------------------
+// The run: workers claim game numbers, the writer puts finished games into the file in
+// game-number order.
+
+std::string format_duration(double seconds) {
+    const auto s = std::uint64_t(std::max(0.0, seconds) + 0.5);
+    char buf[32];
+    if (s >= 3600)
+        std::snprintf(buf, sizeof buf, "%llu:%02llu:%02llu", (unsigned long long)(s / 3600),
+                      (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
+    else
+        std::snprintf(buf, sizeof buf, "%llu:%02llu", (unsigned long long)(s / 60),
+                      (unsigned long long)(s % 60));
+    return buf;
+}
+
+class Run {
+public:
+    Run(const DatagenOptions& options, Existing existing, std::ofstream& out)
+        : options_(options), done_(std::move(existing.games)), out_(out),
+          file_positions_(existing.positions) {
+        summary_.resumed_games = done_.size();
+        summary_.resumed_positions = existing.positions;
+        skip_done(next_claim_);
+        skip_done(next_write_);
+        if (targets_met()) stop_ = true;
+    }
+
+    // The next game to play, or nullopt when there is nothing left to start.
+    std::optional<std::uint64_t> claim() {
+        std::lock_guard lock(mutex_);
+        if (stop_ || !in_range(next_claim_)) return std::nullopt;
+        const std::uint64_t g = next_claim_++;
+        skip_done(next_claim_);
+        return g;
+    }
+
+    // A finished game: written at once if it is next in order, else held until it is.
+    void finish(GameRecord game) {
+        std::lock_guard lock(mutex_);
+        if (stop_) return;
+        pending_.emplace(game.number, std::move(game));
+        for (auto it = pending_.find(next_write_); it != pending_.end() && !stop_;
+             it = pending_.find(next_write_)) {
+            write(it->second);
+            pending_.erase(it);
+            ++next_write_;
+            skip_done(next_write_);
+            if (targets_met()) stop_ = true;
+        }
+        if (stop_) pending_.clear();
+    }
+
+    void fail(std::exception_ptr e) {
+        std::lock_guard lock(mutex_);
+        if (!error_) error_ = e;
+        stop_ = true;
+        progress_cv_.notify_all();
+    }
+
+    void worker_done() {
+        std::lock_guard lock(mutex_);
+        ++workers_done_;
+        progress_cv_.notify_all();
+    }
+
+    const std::atomic<bool>& stop_flag() const { return stop_; }
+
+    // Draws progress until every worker has returned; then rethrows a worker's error.
+    void watch(int workers, std::ostream& progress) {
+        const auto interval =
+            options_.terminal ? std::chrono::milliseconds(250) : std::chrono::milliseconds(10000);
+        std::unique_lock lock(mutex_);
+        std::size_t drawn = 0;
+        const auto redraw = [&] {
+            const std::string line = status_line();
+            progress << '\r' << line;
+            if (drawn > line.size()) progress << std::string(drawn - line.size(), ' ');
+            progress << std::flush;
+            drawn = line.size();
+        };
+        while (!progress_cv_.wait_for(lock, interval, [&] { return workers_done_ >= workers; })) {
+            if (options_.terminal)
+                redraw();
+            else
+                progress << "datagen: " << status_line() << std::endl;
+        }
+        if (options_.terminal) {
+            redraw();
+            progress << '\n';
+        }
+        if (error_) std::rethrow_exception(error_);
+    }
+
+    DatagenSummary summary() {
+        std::lock_guard lock(mutex_);
+        summary_.seconds = elapsed();
+        return summary_;
+    }
+
+private:
+    bool in_range(std::uint64_t g) const { return !options_.games || g < options_.games; }
+
+    void skip_done(std::uint64_t& g) const {
+        while (done_.count(g))
+            ++g;
+    }
+
+    bool targets_met() const {
+        if (options_.games && next_write_ >= options_.games) return true;
+        return options_.positions && file_positions_ >= options_.positions;
+    }
+
+    void write(const GameRecord& game) {
+        out_ << game_block(game);
+        out_.flush();
+        if (!out_) throw std::runtime_error("cannot write " + options_.out);
+        file_positions_ += game.positions.size();
+        summary_.games += 1;
+        summary_.positions += game.positions.size();
+        summary_.plies += std::uint64_t(game.plies);
+        summary_.ends[std::size_t(game.end)] += 1;
+        (game.result == 2   ? summary_.white_wins
+         : game.result == 1 ? summary_.draws
+                            : summary_.black_wins) += 1;
+        summary_.searches += game.searches;
+        summary_.search_nodes += game.search_nodes;
+        summary_.max_search_nodes = std::max(summary_.max_search_nodes, game.max_search_nodes);
+    }
+
+    double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+    std::string status_line() const {
+        const double secs = elapsed();
+        std::ostringstream s;
+        s << "games " << summary_.resumed_games + summary_.games;
+        if (options_.games) s << "/" << options_.games;
+        s << "  positions " << file_positions_;
+        if (options_.positions) s << "/" << options_.positions;
+        const double pos_rate = double(summary_.positions) / std::max(secs, 1e-9);
+        s << "  " << std::uint64_t(pos_rate + 0.5) << " pos/s";
+        // The time left to the nearer target, at this run's rates so far.
+        std::optional<double> eta;
+        if (options_.games && summary_.games) {
+            const std::uint64_t have = summary_.resumed_games + summary_.games;
+            const double left = options_.games > have ? double(options_.games - have) : 0.0;
+            eta = left / (double(summary_.games) / secs);
+        }
+        if (options_.positions && summary_.positions) {
+            const double left = options_.positions > file_positions_
+                                    ? double(options_.positions - file_positions_)
+                                    : 0.0;
+            const double t = left / pos_rate;
+            eta = eta ? std::min(*eta, t) : t;
+        }
+        s << "  elapsed " << format_duration(secs) << "  ETA "
+          << (eta ? format_duration(*eta) : std::string("?"));
+        return s.str();
+    }
+
+    const DatagenOptions& options_;
+    const std::set<std::uint64_t> done_; // games already in the file
+    std::ofstream& out_;
+    std::mutex mutex_;
+    std::condition_variable progress_cv_;
+    std::atomic<bool> stop_{false};
+    std::uint64_t next_claim_ = 0, next_write_ = 0;
+    std::map<std::uint64_t, GameRecord> pending_;
+    std::uint64_t file_positions_ = 0;
+    DatagenSummary summary_;
+    std::exception_ptr error_;
+    int workers_done_ = 0;
+    const Clock::time_point start_ = Clock::now();
+};
+
+void work(Run& run, const DatagenOptions& options) {
+    try {
+        Engine engine;
+        if (!engine.set_hash(std::size_t(options.hash_mib)))
+            throw std::runtime_error("cannot allocate " + std::to_string(options.hash_mib) +
+                                     " MiB of hash");
+        while (const auto g = run.claim()) {
+            if (auto game = play_game(engine, *g, options, run.stop_flag()))
+                run.finish(std::move(*game));
+        }
+    } catch (...) {
+        run.fail(std::current_exception());
+    }
+    run.worker_done();
+}
+
+void print_summary(const DatagenSummary& s, const DatagenOptions& o, std::ostream& progress) {
+    const auto end = [&](GameEnd g) { return s.ends[std::size_t(g)]; };
+    const auto per = [](std::uint64_t n, std::uint64_t d) {
+        return d ? double(n) / double(d) : 0.0;
+    };
+    std::ostringstream out;
+    out << std::fixed;
+    out.precision(1);
+    out << "datagen: " << s.games << " games, " << s.positions << " positions in " << s.seconds
+        << " s (" << s.positions / std::max(s.seconds, 1e-9) << " positions/s); W/D/L "
+        << s.white_wins << "/" << s.draws << "/" << s.black_wins;
+    if (s.resumed_games)
+        out << "; resumed after " << s.resumed_games << " games, " << s.resumed_positions
+            << " positions";
+    out << "\n";
+    if (s.games) {
+        out << "datagen: " << per(s.positions, s.games) << " positions and "
+            << per(s.plies, s.games) << " plies a game; ended by mate " << end(GameEnd::CHECKMATE)
+            << ", stalemate " << end(GameEnd::STALEMATE) << ", 50 moves "
+            << end(GameEnd::FIFTY_MOVES) << ", repetition " << end(GameEnd::REPETITION)
+            << ", material " << end(GameEnd::INSUFFICIENT_MATERIAL) << ", adjudicated win "
+            << end(GameEnd::ADJUDICATED_WIN) << ", adjudicated draw "
+            << end(GameEnd::ADJUDICATED_DRAW) << ", ply cap " << end(GameEnd::PLY_CAP)
+            << "; nodes a search " << per(s.search_nodes, s.searches) << " (max "
+            << s.max_search_nodes << ", limit " << o.nodes << ")\n";
+    }
+    progress << out.str() << std::flush;
+}
+
+} // namespace
+
+DatagenSummary run_datagen(const DatagenOptions& options, std::ostream& progress) {
+    if (options.out.empty()) throw std::runtime_error("no output file");
+    if (options.threads < 1) throw std::runtime_error("threads must be at least 1");
+    const std::string header = header_line(options);
+    Existing existing = scan_existing(options.out, header);
+    if (existing.keep < existing.size) {
+        std::error_code ec;
+        std::filesystem::resize_file(options.out, existing.keep, ec);
+        if (ec) throw std::runtime_error("cannot truncate " + options.out + ": " + ec.message());
+        progress << "datagen: dropped " << (existing.size - existing.keep)
+                 << " bytes of an unfinished game from " << options.out << "\n";
+    }
+    if (!existing.games.empty())
+        progress << "datagen: resuming " << options.out << ": " << existing.games.size()
+                 << " games, " << existing.positions << " positions already there\n";
+
+    std::ofstream out(options.out, std::ios::binary | std::ios::app);
+    if (!out) throw std::runtime_error("cannot open " + options.out + " for writing");
+    if (!existing.has_header) {
+        out << header << '\n';
+        out.flush();
+        if (!out) throw std::runtime_error("cannot write " + options.out);
+    }
+
+    Run run(options, std::move(existing), out);
+    std::vector<std::thread> workers;
+    for (int i = 0; i < options.threads; ++i)
+        workers.emplace_back([&run, &options] { work(run, options); });
+    try {
+        run.watch(options.threads, progress);
+    } catch (...) {
+        for (auto& t : workers)
+            t.join();
+        throw;
+    }
+    for (auto& t : workers)
+        t.join();
+    const DatagenSummary summary = run.summary();
+    print_summary(summary, options, progress);
+    return summary;
+}
+
+int datagen_main(int argc, const char* const* argv) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    cxxopts::Options options("horizon datagen",
+                             "Self-play games at a fixed node count per move, written as quiet "
+                             "positions for the evaluation tuner.");
+    options.custom_help("--out FILE (--games N | --positions N) [options]");
+    // clang-format off
+    options.add_options()
+        ("o,out", "data file; an existing one made with the same settings is resumed", cxxopts::value<std::string>(), "FILE")
+        ("g,games", "stop when games 0..N-1 are in the file", cxxopts::value<std::string>(), "N")
+        ("p,positions", "stop when the file holds N positions", cxxopts::value<std::string>(), "N")
+        ("n,nodes", "search nodes per move", cxxopts::value<std::string>()->default_value("5000"), "N")
+        ("balance-nodes", "nodes of the search that checks an opening is level (|score| <= 300)", cxxopts::value<std::string>()->default_value("3000"), "N")
+        ("t,threads", "worker threads, each playing whole games (default: all cores, " + std::to_string(cores) + ")", cxxopts::value<std::string>(), "N")
+        ("s,seed", "seed: game g depends on (seed, g) only", cxxopts::value<std::string>()->default_value("1"), "S")
+        ("hash", "hash table per worker, MiB", cxxopts::value<std::string>()->default_value("16"), "MIB")
+        ("h,help", "show this help");
+    // clang-format on
+    const auto footer =
+        "\nOutput: one position a line, '<FEN> | <score> | <result>', the search score in\n"
+        "centipawns and the result (1.0, 0.5, 0.0) both from White's point of view. Lines\n"
+        "beginning with '#' are comments: the settings header, and '# game <g>' after each\n"
+        "game. Only quiet positions are written (not in check, best move no capture or\n"
+        "promotion, no mate score, ply 16 onwards). Games open with 8 or 9 random plies\n"
+        "checked to be level. Running the same command again resumes an unfinished file.\n";
+
+    DatagenOptions o;
+    try {
+        const cxxopts::ParseResult args = options.parse(argc, argv);
+        if (args.count("help")) {
+            std::cout << options.help() << footer;
+            return 0;
+        }
+        if (!args.unmatched().empty())
+            throw std::invalid_argument("unexpected argument '" + args.unmatched()[0] + "'");
+        const auto number = [&](const std::string& name, std::uint64_t lo, std::uint64_t hi) {
+            const std::string text = args[name].as<std::string>();
+            const auto v = parse_unsigned(text);
+            if (!v || *v < lo || *v > hi) {
+                const std::string range =
+                    hi == UINT64_MAX ? "at least " + std::to_string(lo)
+                                     : "from " + std::to_string(lo) + " to " + std::to_string(hi);
+                throw std::invalid_argument("--" + name + " must be a whole number " + range +
+                                            " (got '" + text + "')");
+            }
+            return *v;
+        };
+        if (!args.count("out")) throw std::invalid_argument("--out FILE is required");
+        o.out = args["out"].as<std::string>();
+        if (o.out.empty()) throw std::invalid_argument("--out must name a file");
+        if (args.count("games")) o.games = number("games", 1, UINT64_MAX);
+        if (args.count("positions")) o.positions = number("positions", 1, UINT64_MAX);
+        if (!o.games && !o.positions)
+            throw std::invalid_argument("give --games N or --positions N (or both)");
+        o.nodes = number("nodes", 1, 1'000'000'000);
+        o.balance_nodes = number("balance-nodes", 1, 1'000'000'000);
+        o.threads = args.count("threads") ? int(number("threads", 1, 1024)) : int(cores);
+        o.seed = number("seed", 0, UINT64_MAX);
+        o.hash_mib = int(number("hash", 1, 65536));
+    } catch (const std::exception& e) {
+        std::cerr << "horizon datagen: " << e.what()
+                  << " (horizon datagen --help lists the flags)\n";
+        return 2;
+    }
+    o.terminal = isatty(fileno(stderr)) != 0;
+    try {
+        run_datagen(o, std::cerr);
+    } catch (const std::exception& e) {
+        std::cerr << "horizon datagen: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace horizon

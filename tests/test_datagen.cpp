@@ -1,0 +1,248 @@
+// datagen: real self-play at a few hundred nodes a move into temporary files; the format,
+// reproducibility from the seed (whatever the thread count), resuming, and bad input.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "core/position.hpp"
+#include "tools/datagen.hpp"
+
+using namespace horizon;
+
+namespace {
+
+// A file in the temporary directory, removed when the test ends.
+struct TempFile {
+    std::filesystem::path path;
+    explicit TempFile(const std::string& name)
+        : path(std::filesystem::temp_directory_path() /
+               ("horizon_test_datagen_" + std::to_string(getpid()) + "_" + name + ".txt")) {
+        std::filesystem::remove(path);
+    }
+    ~TempFile() { std::filesystem::remove(path); }
+    std::string str() const { return path.string(); }
+};
+
+std::string read_all(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void write_all(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+}
+
+DatagenOptions small_run(const std::string& out, std::uint64_t games) {
+    DatagenOptions o;
+    o.out = out;
+    o.games = games;
+    o.nodes = 400;
+    o.balance_nodes = 400;
+    o.threads = 1;
+    o.seed = 7;
+    o.hash_mib = 2;
+    return o;
+}
+
+DatagenSummary run(const DatagenOptions& o) {
+    std::ostringstream progress;
+    const DatagenSummary s = run_datagen(o, progress);
+    INFO(progress.str());
+    CHECK(progress.str().find("datagen: ") != std::string::npos);
+    return s;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+int count_games(const std::string& text) {
+    int n = 0;
+    for (const auto& line : lines_of(text))
+        n += line.rfind("# game ", 0) == 0;
+    return n;
+}
+
+// Checks every line of a data file (each game block carrying one result); counts them.
+struct Checked {
+    std::uint64_t positions = 0;
+    int games = 0;
+};
+
+Checked check_format(const std::string& text) {
+    Checked c;
+    std::string block_result;
+    for (const auto& line : lines_of(text)) {
+        INFO(line);
+        REQUIRE_FALSE(line.empty());
+        if (line[0] == '#') {
+            if (line.rfind("# game ", 0) == 0) {
+                ++c.games;
+                block_result.clear();
+            }
+            continue;
+        }
+        const auto a = line.find(" | ");
+        REQUIRE(a != std::string::npos);
+        const auto b = line.find(" | ", a + 3);
+        REQUIRE(b != std::string::npos);
+        const std::string fen = line.substr(0, a);
+        const std::string score_text = line.substr(a + 3, b - a - 3);
+        const std::string result = line.substr(b + 3);
+
+        Position pos;
+        const auto err = pos.set_fen(fen);
+        INFO((err ? err->message : std::string()));
+        REQUIRE_FALSE(err);
+        CHECK(pos.fen() == fen);
+        CHECK_FALSE(pos.in_check());
+        CHECK(pos.game_ply() >= 16);
+
+        std::size_t used = 0;
+        const int score = std::stoi(score_text, &used);
+        CHECK(used == score_text.size());
+        CHECK(std::abs(score) < SCORE_MATE_IN_MAX_PLY);
+
+        CHECK((result == "1.0" || result == "0.5" || result == "0.0"));
+        if (block_result.empty()) block_result = result;
+        CHECK(result == block_result);
+        ++c.positions;
+    }
+    return c;
+}
+
+} // namespace
+
+TEST_CASE("datagen writes quiet positions with White's score and the game result", "[datagen]") {
+    TempFile file("format");
+    const DatagenSummary s = run(small_run(file.str(), 2));
+    const std::string text = read_all(file.str());
+    INFO(text.substr(0, 2000));
+
+    CHECK(s.games == 2);
+    CHECK(s.white_wins + s.draws + s.black_wins == 2);
+    CHECK(s.searches > 0);
+    REQUIRE(text.rfind("# horizon datagen: seed 7, nodes 400", 0) == 0);
+    const Checked c = check_format(text);
+    CHECK(c.games == 2);
+    CHECK(c.positions == s.positions);
+    CHECK(c.positions > 0);
+    // Every game's marker line, in game order.
+    CHECK(text.find("# game 0\n") < text.find("# game 1\n"));
+    CHECK(text.back() == '\n');
+}
+
+TEST_CASE("datagen is reproducible from the seed, whatever the number of threads", "[datagen]") {
+    TempFile one("one_thread"), two("two_threads"), other("other_seed");
+    run(small_run(one.str(), 3));
+    DatagenOptions o = small_run(two.str(), 3);
+    o.threads = 2;
+    run(o);
+    const std::string a = read_all(one.str());
+    CHECK(count_games(a) == 3);
+    CHECK(a == read_all(two.str()));
+
+    o = small_run(other.str(), 3);
+    o.seed = 8;
+    run(o);
+    const std::string c = read_all(other.str());
+    CHECK(count_games(c) == 3);
+    CHECK(a.substr(a.find('\n')) != c.substr(c.find('\n')));
+}
+
+TEST_CASE("datagen resumes a file: finished games are kept, an unfinished one is replayed",
+          "[datagen]") {
+    TempFile fresh("fresh"), resumed("resumed");
+    run(small_run(fresh.str(), 2));
+    const std::string expected = read_all(fresh.str());
+
+    const DatagenSummary first = run(small_run(resumed.str(), 1));
+    CHECK(first.games == 1);
+    const std::string after_one = read_all(resumed.str());
+    CHECK(count_games(after_one) == 1);
+    REQUIRE(expected.rfind(after_one, 0) == 0);
+
+    // A run killed while writing game 1: half of its block, the last line cut short.
+    const std::string game1 = expected.substr(after_one.size());
+    write_all(resumed.str(), after_one + game1.substr(0, game1.size() / 2));
+
+    const DatagenSummary second = run(small_run(resumed.str(), 2));
+    CHECK(second.resumed_games == 1);
+    CHECK(second.resumed_positions == first.positions);
+    CHECK(second.games == 1);
+    CHECK(read_all(resumed.str()) == expected);
+
+    // Nothing left to do: the file stays as it is.
+    const DatagenSummary third = run(small_run(resumed.str(), 2));
+    CHECK(third.games == 0);
+    CHECK(read_all(resumed.str()) == expected);
+}
+
+TEST_CASE("datagen stops at a position target after the game that reaches it", "[datagen]") {
+    TempFile file("positions");
+    DatagenOptions o = small_run(file.str(), 0);
+    o.positions = 20;
+    const DatagenSummary s = run(o);
+    const std::string text = read_all(file.str());
+    const Checked c = check_format(text);
+    CHECK(c.positions == s.positions);
+    CHECK(s.games == std::uint64_t(c.games));
+    REQUIRE(c.positions >= 20);
+    // Without its last game the file would fall short of the target.
+    const auto last_marker = text.rfind("# game ");
+    REQUIRE(last_marker != std::string::npos);
+    const auto cut = text.rfind("# game ", last_marker - 1);
+    const std::string without_last =
+        cut == std::string::npos ? std::string() : text.substr(0, text.find('\n', cut) + 1);
+    CHECK(check_format(without_last).positions < 20);
+}
+
+TEST_CASE("datagen refuses files it did not make, or made with other settings", "[datagen]") {
+    TempFile foreign("foreign"), made("made");
+    write_all(foreign.str(), "this is not datagen output\n");
+    std::ostringstream progress;
+    CHECK_THROWS(run_datagen(small_run(foreign.str(), 1), progress));
+    CHECK(read_all(foreign.str()) == "this is not datagen output\n");
+
+    run(small_run(made.str(), 1));
+    const std::string before = read_all(made.str());
+    DatagenOptions o = small_run(made.str(), 2);
+    o.seed = 8;
+    CHECK_THROWS(run_datagen(o, progress));
+    o = small_run(made.str(), 2);
+    o.nodes = 401;
+    CHECK_THROWS(run_datagen(o, progress));
+    CHECK(read_all(made.str()) == before);
+}
+
+TEST_CASE("datagen command line: bad flags exit 2 before anything runs", "[datagen]") {
+    TempFile file("cli");
+    const std::string out = file.str();
+    const auto exit_code = [](std::vector<std::string> args) {
+        std::vector<const char*> argv;
+        for (const auto& a : args)
+            argv.push_back(a.c_str());
+        return datagen_main(int(argv.size()), argv.data());
+    };
+    CHECK(exit_code({"datagen", "--games", "2"}) == 2); // no --out
+    CHECK(exit_code({"datagen", "--out", out}) == 2);   // no target
+    CHECK(exit_code({"datagen", "--out", out, "--games", "-1"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--games", "2", "--nodes", "x"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--games", "2", "--threads", "0"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--games", "2", "--frobnicate"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--games", "2", "stray"}) == 2);
+    CHECK_FALSE(std::filesystem::exists(file.path));
+}
