@@ -1,12 +1,15 @@
 // horizon: with no arguments the UCI loop; otherwise a subcommand.
 #include <iostream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/attacks.hpp"
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
 #include "tools/bench.hpp"
 #include "tools/datagen.hpp"
+#include "tools/eval_file_flag.hpp"
 #include "tools/eval_tool.hpp"
 #include "tools/perft_tool.hpp"
 #include "tools/uci_bench.hpp"
@@ -19,9 +22,12 @@ void usage(std::ostream& out) {
     out << id.name << " " << id.version << " - a UCI chess engine\n\n"
         << "Usage:\n"
         << "  horizon                  run the UCI protocol on stdin/stdout\n"
+        << "  horizon --eval-file F    the same, with the weights of file F (as EvalFile)\n"
         << "  horizon perft ...        count move-tree nodes (horizon perft --help)\n"
-        << "  horizon bench [depth]    search the bench positions; prints the node signature\n"
-        << "  horizon eval [FEN]       the static evaluation, term by term\n"
+        << "  horizon bench [depth [threads]] [--eval-file F]\n"
+        << "                           search the bench positions; prints the node signature\n"
+        << "  horizon eval [--eval-file F] [FEN]\n"
+        << "                           the static evaluation, term by term\n"
         << "  horizon uci-bench        protocol latency, movetime accuracy, memory (as a GUI sees it)\n"
         << "  horizon datagen ...      self-play positions for the evaluation tuner (horizon datagen --help)\n"
         << "  horizon help             this text\n";
@@ -32,13 +38,31 @@ void usage(std::ostream& out) {
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
     horizon::init_tables();
-    if (argc < 2) {
+    const std::string sub = argc >= 2 ? argv[1] : "";
+    if (argc < 2 || sub.rfind(horizon::EVAL_FILE_FLAG, 0) == 0) {
+        // The UCI loop, with the weights of --eval-file if given.
+        std::vector<std::string> args(argv + 1, argv + argc);
+        std::optional<std::string> eval_file;
+        if (auto err = horizon::take_eval_file_flag(args, eval_file)) {
+            std::cerr << "horizon: " << *err << "\n";
+            return 2;
+        }
+        if (!args.empty()) {
+            std::cerr << "horizon: unexpected argument '" << args[0] << "'\n";
+            usage(std::cerr);
+            return 2;
+        }
         horizon::Engine engine;
         horizon::UciLoop loop(std::cin, std::cout, engine);
+        if (eval_file) {
+            if (auto err = loop.set_option("EvalFile", *eval_file)) {
+                std::cerr << "horizon: " << *err << "\n";
+                return 2;
+            }
+        }
         loop.run();
         return 0;
     }
-    const std::string sub = argv[1];
     if (sub == "perft") return horizon::perft_main(argc - 1, argv + 1);
     if (sub == "bench") return horizon::bench_main(argc - 1, argv + 1);
     if (sub == "eval") return horizon::eval_main(argc - 1, argv + 1);

@@ -3,9 +3,13 @@
 // use the search.
 #pragma once
 
+#include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <catch2/catch.hpp>
+#include <unistd.h>
 
 #include "core/position.hpp"
 #include "movegen/movegen.hpp"
@@ -80,5 +84,37 @@ inline bool forces_mate_in_two(Position pos, Move first) {
     }
     return true;
 }
+
+// A folder of its own under the system's temporary folder, removed with everything in it when
+// the object goes (ctest runs test cases in parallel processes, so the name holds the pid).
+class TempDir {
+public:
+    TempDir() {
+        static std::atomic<int> serial{0};
+        path_ = std::filesystem::temp_directory_path() /
+                ("horizon-test-" + std::to_string(::getpid()) + "-" + std::to_string(serial++));
+        std::filesystem::create_directories(path_);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+
+    // Writes `text` to the file `name` in the folder; returns its full path.
+    std::string write(const std::string& name, const std::string& text) const {
+        const std::string file = (path_ / name).string();
+        std::ofstream out(file, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.close();
+        REQUIRE(out.good());
+        return file;
+    }
+    std::string path(const std::string& name) const { return (path_ / name).string(); }
+
+private:
+    std::filesystem::path path_;
+};
 
 } // namespace horizon::test

@@ -11,7 +11,10 @@
 #include <vector>
 
 #include "core/position.hpp"
+#include "eval/params.hpp"
 #include "tools/subprocess.hpp"
+
+#include "support.hpp"
 
 using namespace horizon;
 using namespace std::chrono_literals;
@@ -239,4 +242,93 @@ TEST_CASE("e2e: binary junk on stdin does not disturb the engine", "[e2e]") {
     check_bestmove(*best, after_moves({"e2e4"}));
     e.send("quit");
     CHECK(e.p.wait(1s) == 0);
+}
+
+// --------------------------------------------------------------------------------------------
+// The command line's --eval-file
+
+namespace {
+
+struct ShellRun {
+    std::string output; // stdout and stderr
+    std::optional<int> status;
+};
+
+// Runs the engine binary with `args` (no input), as a shell would.
+ShellRun run_horizon(const std::string& args) {
+    Subprocess p({"/bin/sh", "-c", std::string("'") + HORIZON_BINARY + "' " + args + " 2>&1"});
+    p.close_stdin();
+    ShellRun r;
+    while (auto line = p.read_line(60s)) r.output += *line + "\n";
+    r.status = p.wait(10s);
+    return r;
+}
+
+std::string final_evaluation_line(const std::string& output) {
+    const std::size_t at = output.find("Final evaluation");
+    if (at == std::string::npos) return "(none)";
+    return output.substr(at, output.find('\n', at) - at);
+}
+
+} // namespace
+
+TEST_CASE("e2e: --eval-file sets the weights of eval, bench and the UCI loop",
+          "[e2e][evalfile]") {
+    test::TempDir dir;
+    nlohmann::json changed = builtin_config();
+    changed["eval"]["tempo"] = nlohmann::json::array({{60, 40}});
+    const std::string file = dir.write("weights.json", changed.dump());
+    nlohmann::json broken = changed;
+    broken["eval"]["rook_open_file"] = "open";
+    const std::string bad = dir.write("bad.json", broken.dump());
+    const std::string missing = dir.path("missing.json");
+
+    const ShellRun builtin = run_horizon("eval");
+    REQUIRE(builtin.status == 0);
+    const ShellRun loaded = run_horizon("eval --eval-file '" + file + "'");
+    INFO(loaded.output);
+    REQUIRE(loaded.status == 0);
+    CHECK(final_evaluation_line(loaded.output) != final_evaluation_line(builtin.output));
+    const ShellRun with_fen =
+        run_horizon("eval --eval-file='" + file + "' " + std::string(Position::START_FEN));
+    CHECK(with_fen.status == 0);
+    CHECK(final_evaluation_line(with_fen.output) == final_evaluation_line(loaded.output));
+
+    // Refused: status 2 and a message naming the file and the key; no evaluation printed.
+    for (const auto& [args, words] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+             {"eval --eval-file '" + bad + "'", {bad, "rook_open_file"}},
+             {"eval --eval-file '" + missing + "'", {missing, "no such file"}},
+             {"eval --eval-file", {"--eval-file needs a file name"}},
+             {"bench 1 --eval-file '" + bad + "'", {bad, "rook_open_file"}},
+             {"--eval-file '" + missing + "'", {missing, "no such file"}},
+             {"--eval-file '" + bad + "'", {bad, "rook_open_file"}},
+             {"--eval-file '" + file + "' --eval-file '" + file + "'", {"twice"}}}) {
+        INFO(args);
+        const ShellRun r = run_horizon(args);
+        INFO(r.output);
+        CHECK(r.status == 2);
+        for (const auto& w : words) CHECK(r.output.find(w) != std::string::npos);
+        CHECK(r.output.find("Final evaluation") == std::string::npos);
+        CHECK(r.output.find("uciok") == std::string::npos);
+    }
+
+    const ShellRun bench = run_horizon("bench 2 --eval-file '" + file + "'");
+    INFO(bench.output);
+    CHECK(bench.status == 0);
+    CHECK(bench.output.find(" nodes ") != std::string::npos);
+
+    // The UCI loop: `eval` and searches use the file's weights.
+    Subprocess p({HORIZON_BINARY, "--eval-file", file});
+    REQUIRE(p.write("uci\n"));
+    REQUIRE(p.wait_for("uciok", 10s));
+    REQUIRE(p.write("position startpos\neval\n"));
+    const auto line = p.wait_for("Final evaluation", 10s);
+    REQUIRE(line);
+    CHECK(*line == final_evaluation_line(loaded.output));
+    REQUIRE(p.write("go depth 3\n"));
+    const auto best = p.wait_for("bestmove", 30s);
+    REQUIRE(best);
+    check_bestmove(*best, start_position());
+    REQUIRE(p.write("quit\n"));
+    CHECK(p.wait(10s) == 0);
 }

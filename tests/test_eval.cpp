@@ -1,4 +1,5 @@
-// Evaluation: colour symmetry, engine.json against terms.def, JSON round trip, the trace.
+// Evaluation: colour symmetry, engine.json against terms.def, JSON round trip, the trace, and
+// weights files (load, refusals).
 #include <catch2/catch.hpp>
 
 #include <cctype>
@@ -8,11 +9,13 @@
 #include <vector>
 
 #include "core/position.hpp"
-#include "engine/config.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/params.hpp"
+#include "eval/wdl.hpp"
 #include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
+
+#include "support.hpp"
 
 using namespace horizon;
 
@@ -150,7 +153,7 @@ TEST_CASE("eval: material decides a lopsided position", "[eval]") {
 }
 
 TEST_CASE("eval: engine.json's weights match terms.def exactly", "[eval]") {
-    const auto& eval = engine_config().at("eval");
+    const auto& eval = builtin_config().at("eval");
     REQUIRE(eval.is_object());
     CHECK(int(eval.size()) == TERM_COUNT);
     for (int t = 0; t < TERM_COUNT; ++t) {
@@ -179,7 +182,7 @@ TEST_CASE("eval: engine.json's weights match terms.def exactly", "[eval]") {
 }
 
 TEST_CASE("eval: from_json rejects any mismatch with terms.def", "[eval]") {
-    const nlohmann::json good = engine_config().at("eval");
+    const nlohmann::json good = builtin_config().at("eval");
     EvalParams sentinel;
     sentinel.weights[0] = Weight{12345, -12345};
 
@@ -231,7 +234,7 @@ TEST_CASE("eval: from_json rejects any mismatch with terms.def", "[eval]") {
 
 TEST_CASE("eval: to_json round-trips", "[eval]") {
     const auto& params = default_eval_params();
-    CHECK(params.to_json() == engine_config().at("eval"));
+    CHECK(params.to_json() == builtin_config().at("eval"));
 
     // Arbitrary weights survive the trip too.
     EvalParams p;
@@ -364,4 +367,163 @@ TEST_CASE("eval: dead draws are 0 and drawish endings are scaled down", "[eval]"
     CHECK(trace_evaluation(from_fen("8/8/4k3/8/3b4/8/3RK3/8 w - - 0 1")).scale[WHITE] <= 16);
     // Two knights cannot force mate.
     CHECK(trace_evaluation(from_fen("8/8/4k3/8/8/2NNK3/8/8 w - - 0 1")).scale[WHITE] == 0);
+}
+
+// --------------------------------------------------------------------------------------------
+// Weights files
+
+namespace {
+
+// engine.json with the tempo weights changed: the start position evaluates differently.
+nlohmann::json tempo_changed_config() {
+    nlohmann::json j = builtin_config();
+    j["eval"]["tempo"] = nlohmann::json::array({{60, 40}});
+    return j;
+}
+
+// `j` is refused with a message naming `key`, and `out` keeps the sentinel weights.
+void check_refused(const nlohmann::json& j, const std::string& key) {
+    EvalWeights out;
+    out.params.weights[0] = Weight{4321, -4321};
+    out.wdl.a[3] = 777;
+    const auto err = EvalWeights::from_json(j, out);
+    INFO("key " << key << ": " << (err ? *err : std::string("accepted")));
+    REQUIRE(err);
+    CHECK(err->find(key) != std::string::npos);
+    CHECK(out.params.weights[0].mg == 4321);
+    CHECK(out.params.weights[0].eg == -4321);
+    CHECK(out.wdl.a[3] == 777);
+}
+
+} // namespace
+
+TEST_CASE("eval: the built-in weights are engine.json's", "[eval][weights]") {
+    const EvalWeights& w = builtin_weights();
+    CHECK(w.params.to_json() == builtin_config().at("eval"));
+    CHECK(w.params.signature == default_eval_params().signature);
+    REQUIRE(builtin_config().contains("wdl"));
+    CHECK(w.wdl.to_json() == default_wdl_model().to_json());
+    // engine.json itself passes the run-time checks of a weights file.
+    EvalWeights again;
+    REQUIRE_FALSE(EvalWeights::from_json(builtin_config(), again));
+    CHECK(again.to_json() == w.to_json());
+}
+
+TEST_CASE("eval: a weights file needs only its eval section - wdl and engine are optional",
+          "[eval][weights]") {
+    nlohmann::json only_eval = nlohmann::json::object();
+    only_eval["eval"] = tempo_changed_config()["eval"];
+    EvalWeights w;
+    REQUIRE_FALSE(EvalWeights::from_json(only_eval, w));
+    CHECK(w.params(Term::tempo).mg == 60);
+    CHECK(w.params(Term::tempo).eg == 40);
+    CHECK(w.wdl.to_json() == default_wdl_model().to_json()); // the built-in model
+    CHECK(w.params.signature != default_eval_params().signature);
+
+    nlohmann::json with_wdl = only_eval;
+    with_wdl["wdl"] = {{"a", {1.5, -2, 3, 140}}, {"b", {0, 0, 10, 70.25}}};
+    REQUIRE_FALSE(EvalWeights::from_json(with_wdl, w));
+    CHECK(w.wdl.a[0] == 1.5);
+    CHECK(w.wdl.a[3] == 140);
+    CHECK(w.wdl.b[3] == 70.25);
+}
+
+TEST_CASE("eval: a weights file with anything wrong is refused whole - naming the key",
+          "[eval][weights]") {
+    const nlohmann::json good = tempo_changed_config();
+    check_refused(nlohmann::json::array(), "\"eval\"");
+    check_refused(nlohmann::json("text"), "\"eval\"");
+
+    auto no_eval = good;
+    no_eval.erase("eval");
+    check_refused(no_eval, "\"eval\"");
+
+    auto unknown = good;
+    unknown["evaluation"] = nlohmann::json::object();
+    check_refused(unknown, "\"evaluation\"");
+
+    auto engine_scalar = good;
+    engine_scalar["engine"] = 3;
+    check_refused(engine_scalar, "\"engine\"");
+
+    auto missing_term = good;
+    missing_term["eval"].erase("mobility_rook");
+    check_refused(missing_term, "mobility_rook");
+
+    auto short_term = good;
+    short_term["eval"]["psqt_king"].erase(0);
+    check_refused(short_term, "psqt_king");
+
+    auto not_pair = good;
+    not_pair["eval"]["material"][2] = 330;
+    check_refused(not_pair, "material");
+
+    for (const nlohmann::json& bad :
+         {nlohmann::json("5"), nlohmann::json(nullptr), nlohmann::json(true), nlohmann::json(2.5),
+          nlohmann::json(4294967301LL), nlohmann::json(-4294967301LL)}) {
+        auto non_number = good;
+        non_number["eval"]["bishop_pair"][0][1] = bad;
+        check_refused(non_number, "bishop_pair");
+    }
+
+    auto huge_linear = good;
+    huge_linear["eval"]["space"][0][0] = EvalWeights::LINEAR_LIMIT + 1;
+    check_refused(huge_linear, "space");
+    auto huge_danger = good;
+    huge_danger["eval"]["safe_check"][3][1] = -EvalWeights::KING_DANGER_LIMIT - 1;
+    check_refused(huge_danger, "safe_check");
+
+    auto wdl_scalar = good;
+    wdl_scalar["wdl"] = 150;
+    check_refused(wdl_scalar, "\"wdl\"");
+    auto wdl_short = good;
+    wdl_short["wdl"]["b"] = {0, 0, 80};
+    check_refused(wdl_short, "\"b\"");
+    auto wdl_string = good;
+    wdl_string["wdl"]["a"][1] = "0";
+    check_refused(wdl_string, "\"a\"");
+}
+
+TEST_CASE("eval: weights files load from disk and refuse what cannot be read",
+          "[eval][weights]") {
+    test::TempDir dir;
+    EvalWeights sentinel;
+    sentinel.params.weights[5] = Weight{999, 999};
+
+    // Saved and loaded back unchanged.
+    EvalWeights changed;
+    REQUIRE_FALSE(EvalWeights::from_json(tempo_changed_config(), changed));
+    const std::string saved = dir.path("saved.json");
+    REQUIRE_FALSE(changed.save(saved));
+    EvalWeights loaded = sentinel;
+    const auto ok = EvalWeights::load(saved, loaded);
+    INFO((ok ? *ok : ""));
+    REQUIRE_FALSE(ok);
+    CHECK(loaded.to_json() == changed.to_json());
+    CHECK(loaded.params.signature == changed.params.signature);
+    const Position start = from_fen(std::string(Position::START_FEN));
+    CHECK(evaluate(start, loaded.params) != evaluate(start));
+
+    // Every refusal names the file and leaves the weights as they were.
+    const auto refused = [&](const std::string& path, const std::string& why) {
+        EvalWeights out = sentinel;
+        const auto err = EvalWeights::load(path, out);
+        INFO(path << ": " << (err ? *err : std::string("accepted")));
+        REQUIRE(err);
+        CHECK(err->find(path) != std::string::npos);
+        CHECK(err->find(why) != std::string::npos);
+        CHECK(out.params.weights[5].mg == 999);
+    };
+    refused(dir.path("no-such-file.json"), "no such file");
+    refused(dir.path(""), "not a regular file");
+    refused(dir.write("empty.json", ""), "not valid JSON");
+    refused(dir.write("broken.json", "{\"eval\": {\"material\": [[1, 2],]}"), "line 1");
+    refused(dir.write("array.json", "[1, 2, 3]"), "\"eval\"");
+    nlohmann::json missing = tempo_changed_config();
+    missing["eval"].erase("tempo");
+    refused(dir.write("missing.json", missing.dump()), "\"tempo\"");
+
+    EvalWeights out = sentinel;
+    const auto none = EvalWeights::load("", out);
+    CHECK(none);
 }

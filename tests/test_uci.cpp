@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -17,6 +18,8 @@
 #include "core/position.hpp"
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
+#include "eval/params.hpp"
+#include "eval/wdl.hpp"
 #include "movegen/movegen.hpp"
 #include "uci/uci.hpp"
 
@@ -94,6 +97,10 @@ struct Session {
     }
 
     bool send(const std::string& line) { return loop.handle(line); }
+    // The value an option holds now.
+    std::string loop_option(const std::string& name) const {
+        return loop.option_value(name).value_or("(no such option)");
+    }
     std::vector<std::string> lines() const { return complete_lines(buf.snapshot()); }
     std::size_t mark() const { return lines().size(); }
     std::vector<std::string> since(std::size_t from) const {
@@ -144,6 +151,7 @@ struct Info {
     std::string score_kind; // "cp" or "mate"
     long long score = 0;
     bool bound = false;
+    std::optional<std::array<long long, 3>> wdl; // UCI_ShowWDL: right after the score
     std::vector<std::string> pv;
 };
 
@@ -172,6 +180,11 @@ Info parse_info(const std::string& line) {
             if (i + 1 < t.size() && (t[i + 1] == "lowerbound" || t[i + 1] == "upperbound")) {
                 info.bound = true;
                 ++i;
+            }
+            if (i + 1 < t.size() && t[i + 1] == "wdl") {
+                REQUIRE(i + 4 < t.size());
+                info.wdl = {std::stoll(t[i + 2]), std::stoll(t[i + 3]), std::stoll(t[i + 4])};
+                i += 4;
             }
         } else if (key == "pv") {
             info.pv.assign(t.begin() + long(i) + 1, t.end());
@@ -210,6 +223,13 @@ SearchOutput check_search_output(const std::vector<std::string>& lines, const Po
         const Info info = parse_info(l);
         REQUIRE(info.num.count("depth"));
         REQUIRE(!info.score_kind.empty());
+        if (info.wdl) {
+            for (long long v : *info.wdl) {
+                CHECK(v >= 0);
+                CHECK(v <= 1000);
+            }
+            CHECK((*info.wdl)[0] + (*info.wdl)[1] + (*info.wdl)[2] == 1000);
+        }
         for (const char* key : {"multipv", "nodes", "nps", "hashfull", "time"})
             REQUIRE(info.num.count(key));
         CHECK(info.num.at("multipv") >= 1);
@@ -301,13 +321,14 @@ TEST_CASE("uci prints identity - every option - then uciok", "[uci]") {
         decl[name] = out[i].substr(type_at + 6);
     }
     for (const char* name : {"Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "Move Overhead",
-                             "UCI_Chess960", "UCI_AnalyseMode"}) {
+                             "UCI_Chess960", "UCI_AnalyseMode", "UCI_ShowWDL", "EvalFile"}) {
         INFO(name);
         CHECK(decl.count(name));
     }
     CHECK(decl["Clear Hash"] == "button");
-    for (const char* name : {"Ponder", "UCI_Chess960", "UCI_AnalyseMode"})
+    for (const char* name : {"Ponder", "UCI_Chess960", "UCI_AnalyseMode", "UCI_ShowWDL"})
         CHECK(decl[name] == "check default false");
+    CHECK(decl["EvalFile"] == std::string("string default ") + UciLoop::EVAL_FILE_BUILTIN);
     // Spin options: default inside [min, max].
     for (const char* name : {"Hash", "Threads", "MultiPV", "Move Overhead"}) {
         INFO(name << ": " << decl[name]);
@@ -1149,4 +1170,181 @@ TEST_CASE("go with a single legal move answers at once under a clock", "[uci]") 
     CHECK(out.best == "h8h7");
     // The iteration stopped well before any time limit: depth stayed small.
     CHECK(out.infos.back().num.at("depth") <= 3);
+}
+
+// --------------------------------------------------------------------------------------------
+// EvalFile and UCI_ShowWDL
+
+namespace {
+
+// The `Final evaluation` line of the `eval` command.
+std::string final_evaluation(Session& s) {
+    const auto out = s.run("eval");
+    for (const auto& l : out)
+        if (starts_with(l, "Final evaluation")) return l;
+    FAIL("no Final evaluation line in the eval output");
+    return "";
+}
+
+// engine.json with the tempo weights changed, and (optionally) knights worth far more.
+nlohmann::json changed_weights(bool heavy_knights = false) {
+    nlohmann::json j = builtin_config();
+    j["eval"]["tempo"] = nlohmann::json::array({{60, 40}});
+    if (heavy_knights) j["eval"]["material"][1] = {3000, 3000};
+    return j;
+}
+
+} // namespace
+
+TEST_CASE("EvalFile: a good file changes eval and search - the default restores the built-in",
+          "[uci][evalfile]") {
+    TempDir dir;
+    const std::string file = dir.write("weights.json", changed_weights(true).dump(2));
+    Session s;
+    s.send("position startpos moves e2e4");
+    const std::string builtin_eval = final_evaluation(s);
+
+    CHECK(s.run("setoption name EvalFile value " + file).empty());
+    CHECK(s.loop_option("EvalFile") == file);
+    const std::string loaded_eval = final_evaluation(s);
+    CHECK(loaded_eval != builtin_eval);
+    CHECK(s.engine.weights().params(Term::tempo).mg == 60);
+    CHECK(s.engine.weights().params.signature != default_eval_params().signature);
+
+    // The search evaluates with them: a knight up is worth thousands now.
+    s.send("position fen 4k3/pppppppp/8/8/8/8/PPPPPPPP/1N2K3 w - - 0 1");
+    auto out = check_search_output(s.go("go depth 3"), s.engine.position());
+    CHECK(out.infos.back().score_kind == "cp");
+    CHECK(out.infos.back().score > 2000);
+
+    SECTION("<built-in>") {
+        CHECK(s.run(std::string("setoption name EvalFile value ") + UciLoop::EVAL_FILE_BUILTIN)
+                  .empty());
+    }
+    SECTION("<empty>") { CHECK(s.run("setoption name EvalFile value <empty>").empty()); }
+    SECTION("no value") { CHECK(s.run("setoption name EvalFile").empty()); }
+    out = check_search_output(s.go("go depth 3"), s.engine.position());
+    CHECK(out.infos.back().score < 1000);
+    CHECK(s.engine.weights().params.signature == default_eval_params().signature);
+    s.send("position startpos moves e2e4");
+    CHECK(final_evaluation(s) == builtin_eval);
+}
+
+TEST_CASE("EvalFile: a bad file is refused by one info string naming file and key - weights stay",
+          "[uci][evalfile]") {
+    TempDir dir;
+    const std::string good = dir.write("good.json", changed_weights().dump());
+    Session s;
+    s.send("position startpos moves e2e4");
+    REQUIRE(s.run("setoption name EvalFile value " + good).empty());
+    const std::string good_eval = final_evaluation(s);
+    const auto signature = s.engine.weights().params.signature;
+
+    nlohmann::json missing_eval = changed_weights();
+    missing_eval.erase("eval");
+    nlohmann::json missing_term = changed_weights();
+    missing_term["eval"].erase("passed_free");
+    nlohmann::json wrong_size = changed_weights();
+    wrong_size["eval"]["mobility_queen"].erase(0);
+    nlohmann::json wrong_shape = changed_weights();
+    wrong_shape["eval"]["doubled_pawn"] = {-10, -20};
+    nlohmann::json non_number = changed_weights();
+    non_number["eval"]["hanging_piece"][0][0] = "ten";
+    nlohmann::json wdl_shape = changed_weights();
+    wdl_shape["wdl"]["a"] = {0, 150};
+    nlohmann::json wdl_non_number = changed_weights();
+    wdl_non_number["wdl"]["b"][3] = nullptr;
+
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {dir.path("missing.json"), "no such file"},
+        {dir.write("bad-json.json", "{\"eval\": {\"tempo\": [[1, 2]]"), "not valid JSON"},
+        {dir.write("missing-eval.json", missing_eval.dump()), "\"eval\""},
+        {dir.write("missing-term.json", missing_term.dump()), "passed_free"},
+        {dir.write("wrong-size.json", wrong_size.dump()), "mobility_queen"},
+        {dir.write("wrong-shape.json", wrong_shape.dump()), "doubled_pawn"},
+        {dir.write("non-number.json", non_number.dump()), "hanging_piece"},
+        {dir.write("wdl-shape.json", wdl_shape.dump()), "\"a\""},
+        {dir.write("wdl-non-number.json", wdl_non_number.dump()), "\"b\""},
+    };
+    for (const auto& [file, key] : cases) {
+        INFO(file);
+        const auto out = s.run("setoption name EvalFile value " + file);
+        REQUIRE(out.size() == 1);
+        CHECK(starts_with(out[0], "info string option EvalFile: "));
+        CHECK(out[0].find(file) != std::string::npos);
+        CHECK(out[0].find(key) != std::string::npos);
+        CHECK(out[0].find("kept " + good) != std::string::npos);
+        CHECK(s.loop_option("EvalFile") == good);
+        CHECK(s.engine.weights().params.signature == signature);
+        CHECK(final_evaluation(s) == good_eval);
+    }
+    // Still searches with the last good weights.
+    check_search_output(s.go("go depth 3"), s.engine.position());
+}
+
+TEST_CASE("UCI_ShowWDL: on - every score carries wdl W D L summing to 1000 - off - none does",
+          "[uci][wdl]") {
+    Session s;
+    s.send("position startpos moves e2e4 d7d5 e4d5 d8d5 b1c3");
+    auto out = check_search_output(s.go("go depth 4"), s.engine.position());
+    for (const auto& i : out.infos) CHECK_FALSE(i.wdl);
+
+    CHECK(s.run("setoption name UCI_ShowWDL value true").empty());
+    out = check_search_output(s.go("go depth 4"), s.engine.position());
+    const int material = wdl_material(s.engine.position());
+    for (const auto& i : out.infos) {
+        REQUIRE(i.wdl);
+        // From the side to move's view, at the root's material, through the model in use.
+        if (i.score_kind == "cp") {
+            const Wdl w = wdl_from_score(s.engine.weights().wdl, Score(i.score), material);
+            CHECK((*i.wdl)[0] == w.win);
+            CHECK((*i.wdl)[1] == w.draw);
+            CHECK((*i.wdl)[2] == w.loss);
+        }
+    }
+    // A fail-high or fail-low line keeps its bound right after the score, before wdl:
+    // parse_info takes wdl only there, so its presence above proves the order too.
+
+    // A clearly better side to move wins more than it loses; a mate is certain.
+    s.send("position fen 4k3/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1");
+    out = check_search_output(s.go("go depth 3"), s.engine.position());
+    REQUIRE(out.infos.back().wdl);
+    CHECK((*out.infos.back().wdl)[0] > (*out.infos.back().wdl)[2]);
+    s.send("position fen 4k3/8/8/8/8/8/PPPPPPPP/RNBQKBNR b KQ - 0 1");
+    out = check_search_output(s.go("go depth 3"), s.engine.position());
+    REQUIRE(out.infos.back().wdl);
+    CHECK((*out.infos.back().wdl)[0] < (*out.infos.back().wdl)[2]);
+    s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    out = check_search_output(s.go("go depth 4"), s.engine.position());
+    CHECK(out.infos.back().score_kind == "mate");
+    CHECK(out.infos.back().wdl == std::array<long long, 3>{1000, 0, 0});
+    s.send("position startpos moves f2f3 e7e5 g2g4 d8h4"); // white is mated: no move
+    out = check_search_output(s.go("go depth 3"), s.engine.position());
+    CHECK(out.infos.back().wdl == std::array<long long, 3>{0, 0, 1000});
+
+    CHECK(s.run("setoption name UCI_ShowWDL value false").empty());
+    s.send("position startpos");
+    out = check_search_output(s.go("go depth 3"), s.engine.position());
+    for (const auto& i : out.infos) CHECK_FALSE(i.wdl);
+}
+
+TEST_CASE("format_info puts wdl after the score and its bound", "[uci][wdl]") {
+    const Position root = position_from(START);
+    SearchReport r;
+    r.depth = 3;
+    r.seldepth = 4;
+    r.score = 40;
+    r.bound = BOUND_LOWER;
+    r.nodes = 100;
+    r.pv = {*root.parse_uci_move("e2e4")};
+    WdlModel m;
+    m.a[3] = 150;
+    m.b[3] = 80;
+    const Wdl w = wdl_from_score(m, 40, 78);
+    const std::string line = UciLoop::format_info(r, root, &m);
+    INFO(line);
+    CHECK(line.find("score cp 40 lowerbound wdl " + std::to_string(w.win) + " " +
+                    std::to_string(w.draw) + " " + std::to_string(w.loss) + " nodes ") !=
+          std::string::npos);
+    CHECK(UciLoop::format_info(r, root).find("wdl") == std::string::npos);
 }

@@ -1,13 +1,10 @@
 #include "engine/config.hpp"
 
-#include "engine_json.hpp"
+#include "eval/params.hpp"
 
 namespace horizon {
 
-const nlohmann::json& engine_config() {
-    static const nlohmann::json config = nlohmann::json::parse(ENGINE_JSON);
-    return config;
-}
+const nlohmann::json& engine_config() { return builtin_config(); }
 
 const EngineIdentity& engine_identity() {
     static const EngineIdentity identity = [] {

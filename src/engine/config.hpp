@@ -1,4 +1,5 @@
-// engine.json, compiled into the binary: identity now, weights and parameters later.
+// engine.json, compiled into the binary: the engine's identity. The text itself is parsed by
+// src/eval (builtin_config()), which also reads the weights and the WDL model from it.
 #pragma once
 
 #include <string>
@@ -13,7 +14,7 @@ struct EngineIdentity {
     std::string author;
 };
 
-// The parsed engine.json (throws at start-up if it is malformed, which a test guards).
+// The parsed engine.json (the same object as builtin_config() of eval/params.hpp).
 const nlohmann::json& engine_config();
 const EngineIdentity& engine_identity();
 

@@ -45,6 +45,15 @@ void Engine::set_threads(int n) {
     pool_.set_count(n);
 }
 
+void Engine::set_weights(const EvalWeights& weights) {
+    stop();
+    wait();
+    weights_ = weights;
+    weights_.params.seal(); // the pawn caches key on the signature
+    tt_.clear();
+    pool_.clear();
+}
+
 void Engine::set_chess960(bool on) {
     chess960_ = on;
     pos_.set_chess960(on || pos_.is_chess960());
@@ -71,7 +80,8 @@ void Engine::search_thread(SearchLimits limits, std::vector<Move> searchmoves,
         if (r.multipv == 1) last = r;
         if (cb.on_report) cb.on_report(r);
     };
-    const SearchResult result = pool_.run(pos_, limits, time_, searchmoves, multipv_, report);
+    const SearchResult result = pool_.run(pos_, limits, time_, searchmoves, multipv_, report,
+                                          &weights_.params);
 
     // In infinite and ponder searches the bestmove waits for stop (or ponderhit).
     {
@@ -139,7 +149,7 @@ SearchResult Engine::search_sync(const SearchLimits& limits,
     signals_.stop = false;
     signals_.pondering = false;
     time_.start(limits, pos_.side_to_move(), move_overhead_, pos_.game_ply());
-    return pool_.run(pos_, limits, time_, {}, multipv_, report);
+    return pool_.run(pos_, limits, time_, {}, multipv_, report, &weights_.params);
 }
 
 } // namespace horizon

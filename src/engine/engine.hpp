@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "core/position.hpp"
+#include "eval/params.hpp"
+#include "eval/wdl.hpp"
 #include "search/search.hpp"
 #include "search/threads.hpp"
 #include "search/timeman.hpp"
@@ -53,6 +55,12 @@ public:
     void set_chess960(bool on);
     bool chess960() const { return chess960_; }
 
+    // The evaluation weights and WDL model that searches and `eval` use (at first the
+    // built-in ones). Setting them stops a running search first and clears the table and
+    // the histories, which were filled with the old evaluation's scores.
+    void set_weights(const EvalWeights& weights);
+    const EvalWeights& weights() const { return weights_; }
+
     // Starts a search on its own thread; returns at once. Exactly one on_bestmove follows.
     void go(const SearchLimits& limits, const std::vector<Move>& searchmoves,
             SearchCallbacks callbacks);
@@ -84,6 +92,7 @@ private:
     bool chess960_ = false;
     int multipv_ = 1;
     int move_overhead_ = DEFAULT_MOVE_OVERHEAD;
+    EvalWeights weights_ = builtin_weights(); // changed only while no search runs
 };
 
 } // namespace horizon

@@ -207,7 +207,8 @@ void pieces(const Position& pos, Sink& sink, AttackInfo& ai, Color c) {
                 if (rr >= 3 && rr <= 5 && (ai.by[c][PAWN] & square_bb(s)) &&
                     !(pos.pieces(them, PAWN) & attack_span(c, s)))
                     sink.add(pt == KNIGHT ? Term::knight_outpost : Term::bishop_outpost, 0, c, 1);
-                if (square_bb(Square(s + pawn_push(c))) & all_pawns)
+                // The square in front: none on the last rank.
+                if (push(c, square_bb(s)) & all_pawns)
                     sink.add(Term::minor_behind_pawn, 0, c, 1);
             }
             if (pt == BISHOP) {

@@ -1,4 +1,5 @@
-// Evaluation weights: one mg/eg pair per feature, laid out as declared in terms.def.
+// Evaluation weights: one mg/eg pair per feature, laid out as declared in terms.def; and the
+// weights files that hold them (engine.json's schema), built in or loaded at run time.
 #pragma once
 
 #include <array>
@@ -7,6 +8,8 @@
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "eval/wdl.hpp"
 
 namespace horizon {
 
@@ -83,5 +86,32 @@ struct EvalParams {
 
 // The weights compiled in from engine.json.
 const EvalParams& default_eval_params();
+
+// engine.json as compiled into the binary, parsed once (identity, weights, WDL model). It
+// throws at start-up if the text is malformed, which a test guards.
+const nlohmann::json& builtin_config();
+
+// A weights file: a JSON object like engine.json. Its "eval" object is required; "wdl" (the
+// WDL model; the built-in one when absent) and "engine" (identity; ignored) are optional,
+// and any other top-level key is refused.
+struct EvalWeights {
+    // Loaded weights must stay within these bounds, so that no position's evaluation can
+    // overflow (king danger is squared).
+    static constexpr int LINEAR_LIMIT = 10000;
+    static constexpr int KING_DANGER_LIMIT = 200;
+
+    EvalParams params; // sealed
+    WdlModel wdl;
+
+    // On any error returns a message naming the key (and, for load, the file), and leaves
+    // `out` as it was.
+    static std::optional<std::string> from_json(const nlohmann::json& root, EvalWeights& out);
+    static std::optional<std::string> load(const std::string& path, EvalWeights& out);
+    nlohmann::json to_json() const; // {"eval": ..., "wdl": ...}
+    std::optional<std::string> save(const std::string& path) const;
+};
+
+// The weights and WDL model compiled in from engine.json.
+const EvalWeights& builtin_weights();
 
 } // namespace horizon

@@ -28,7 +28,8 @@ std::uint64_t ThreadPool::nodes() const {
 
 SearchResult ThreadPool::run(const Position& root, const SearchLimits& limits, TimeManager& time,
                              const std::vector<Move>& searchmoves, int multipv,
-                             const std::function<void(const SearchReport&)>& report) {
+                             const std::function<void(const SearchReport&)>& report,
+                             const EvalParams* eval_params) {
     tt_.new_search();
     signals_.helpers_stop = false;
     signals_.deepest = 0;
@@ -39,6 +40,7 @@ SearchResult ThreadPool::run(const Position& root, const SearchLimits& limits, T
     context.multipv = multipv;
     context.report = report;
     context.total_nodes = [this] { return nodes(); };
+    context.eval_params = eval_params;
 
     for (auto& s : searchers_) s->reset_nodes();
     std::vector<SearchResult> results(searchers_.size());

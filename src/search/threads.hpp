@@ -23,10 +23,12 @@ public:
     void clear();
 
     // Searches on the calling thread plus count() - 1 helper threads; returns when all
-    // threads have stopped.
+    // threads have stopped. `eval_params` (nullptr: the built-in weights) must stay unchanged
+    // until then.
     SearchResult run(const Position& root, const SearchLimits& limits, TimeManager& time,
                      const std::vector<Move>& searchmoves, int multipv,
-                     const std::function<void(const SearchReport&)>& report);
+                     const std::function<void(const SearchReport&)>& report,
+                     const EvalParams* eval_params = nullptr);
 
     std::uint64_t nodes() const;
 

@@ -1,10 +1,14 @@
 #include "tools/bench.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/engine.hpp"
+#include "tools/eval_file_flag.hpp"
 
 namespace horizon {
 
@@ -53,9 +57,10 @@ const std::string_view BENCH_FENS[] = {
 };
 const int BENCH_FEN_COUNT = int(sizeof(BENCH_FENS) / sizeof(BENCH_FENS[0]));
 
-BenchResult run_bench(int depth, std::ostream& out, int threads) {
+BenchResult run_bench(int depth, std::ostream& out, int threads, const EvalWeights* weights) {
     Engine engine;
     engine.set_threads(threads);
+    if (weights) engine.set_weights(*weights);
     BenchResult result;
     SearchLimits limits;
     limits.depth = depth;
@@ -85,31 +90,42 @@ BenchResult run_bench(int depth, std::ostream& out, int threads) {
 }
 
 int bench_main(int argc, const char* const* argv) {
-    // horizon bench [depth [threads]]
-    const auto number = [](const char* text, int lo, int hi) {
+    // horizon bench [depth [threads]] [--eval-file FILE]
+    const auto number = [](const std::string& text, int lo, int hi) {
         try {
             std::size_t used = 0;
             const int v = std::stoi(text, &used);
-            if (used == std::string(text).size() && v >= lo && v <= hi) return v;
+            if (used == text.size() && v >= lo && v <= hi) return v;
         } catch (...) {
         }
         return 0;
     };
-    if (argc > 3) {
-        std::cerr << "usage: horizon bench [depth [threads]]\n";
+    std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
+    std::optional<std::string> eval_file;
+    if (auto err = take_eval_file_flag(args, eval_file)) {
+        std::cerr << "horizon bench: " << *err << "\n";
         return 2;
     }
-    const int depth = argc >= 2 ? number(argv[1], 1, 64) : BENCH_DEFAULT_DEPTH;
+    if (args.size() > 2) {
+        std::cerr << "usage: horizon bench [depth [threads]] [--eval-file FILE]\n";
+        return 2;
+    }
+    const int depth = args.size() >= 1 ? number(args[0], 1, 64) : BENCH_DEFAULT_DEPTH;
     if (!depth) {
         std::cerr << "horizon bench: depth must be a number from 1 to 64\n";
         return 2;
     }
-    const int threads = argc >= 3 ? number(argv[2], 1, 256) : 1;
+    const int threads = args.size() >= 2 ? number(args[1], 1, 256) : 1;
     if (!threads) {
         std::cerr << "horizon bench: threads must be a number from 1 to 256\n";
         return 2;
     }
-    run_bench(depth, std::cout, threads);
+    EvalWeights weights;
+    if (auto err = weights_for(eval_file, weights)) {
+        std::cerr << "horizon bench: " << *err << "\n";
+        return 2;
+    }
+    run_bench(depth, std::cout, threads, &weights);
     return 0;
 }
 

@@ -6,6 +6,8 @@
 #include <iosfwd>
 #include <string_view>
 
+#include "eval/params.hpp"
+
 namespace horizon {
 
 inline constexpr int BENCH_DEFAULT_DEPTH = 10;
@@ -20,8 +22,10 @@ extern const int BENCH_FEN_COUNT;
 
 // Searches every bench position with a fresh 16 MiB table; prints per-position lines and
 // the summary (Nodes searched / Nodes/second / Total time (ms), then `N nodes M nps`) to
-// `out`. With threads > 1 (Lazy SMP) the node count is no longer deterministic.
-BenchResult run_bench(int depth, std::ostream& out, int threads = 1);
+// `out`. With threads > 1 (Lazy SMP) the node count is no longer deterministic. `weights`
+// (nullptr: the built-in ones) are those searched with.
+BenchResult run_bench(int depth, std::ostream& out, int threads = 1,
+                      const EvalWeights* weights = nullptr);
 
 int bench_main(int argc, const char* const* argv);
 

@@ -9,6 +9,8 @@
 
 #include "engine/config.hpp"
 #include "eval/evaluate.hpp"
+#include "eval/params.hpp"
+#include "eval/wdl.hpp"
 #include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
 #include "tools/bench.hpp"
@@ -110,6 +112,37 @@ void UciLoop::register_options() {
                       return std::nullopt;
                   }});
     options_.add({"UCI_AnalyseMode", T::CHECK, "false", 0, 0, "", nullptr});
+    options_.add({"UCI_ShowWDL", T::CHECK, "false", 0, 0, "",
+                  [this](const std::string& v) -> std::optional<std::string> {
+                      show_wdl_ = v == "true";
+                      return std::nullopt;
+                  }});
+    // A weights file in engine.json's schema; the default (or an empty value) is the built-in
+    // weights. A file that cannot be loaded changes nothing.
+    options_.add({"EvalFile", T::STRING, EVAL_FILE_BUILTIN, 0, 0, "",
+                  [this](const std::string& v) -> std::optional<std::string> {
+                      if (v.empty() || v == EVAL_FILE_BUILTIN) {
+                          engine_.set_weights(builtin_weights());
+                          return std::nullopt;
+                      }
+                      EvalWeights weights;
+                      if (auto err = EvalWeights::load(v, weights)) return clip(*err, 400);
+                      engine_.set_weights(weights);
+                      return std::nullopt;
+                  }});
+}
+
+std::optional<std::string> UciLoop::set_option(const std::string& name, const std::string& value) {
+    if (engine_.searching()) {
+        engine_.stop();
+        engine_.wait();
+    }
+    return options_.set(name, value);
+}
+
+std::optional<std::string> UciLoop::option_value(const std::string& name) const {
+    if (const UciOption* o = options_.find(name)) return o->value;
+    return std::nullopt;
 }
 
 void UciLoop::run() {
@@ -153,7 +186,7 @@ bool UciLoop::handle(const std::string& line) {
         std::istringstream board(engine_.position().pretty());
         for (std::string l; std::getline(board, l);) out_.line(l);
     } else if (cmd == "eval") {
-        std::istringstream trace(format_trace(engine_.position()));
+        std::istringstream trace(format_trace(engine_.position(), engine_.weights().params));
         for (std::string l; std::getline(trace, l);) out_.line(l);
     } else if (cmd == "bench") {
         cmd_bench(args);
@@ -295,8 +328,12 @@ void UciLoop::cmd_go(const std::vector<std::string>& args) {
     engine_.stop();
     engine_.wait();
     const Position root = engine_.position();
+    std::optional<WdlModel> wdl;
+    if (show_wdl_) wdl = engine_.weights().wdl;
     SearchCallbacks cb;
-    cb.on_report = [this, root](const SearchReport& r) { out_.line(format_info(r, root)); };
+    cb.on_report = [this, root, wdl](const SearchReport& r) {
+        out_.line(format_info(r, root, wdl ? &*wdl : nullptr));
+    };
     cb.on_bestmove = [this, root](Move best, Move ponder) {
         std::string line = "bestmove " + root.move_to_uci(best);
         if (best && ponder) {
@@ -309,12 +346,18 @@ void UciLoop::cmd_go(const std::vector<std::string>& args) {
     engine_.go(limits, searchmoves, std::move(cb));
 }
 
-std::string UciLoop::format_info(const SearchReport& r, const Position& root) {
+std::string UciLoop::format_info(const SearchReport& r, const Position& root,
+                                 const WdlModel* wdl) {
     std::string s = "info depth " + std::to_string(r.depth);
     if (r.depth > 0) s += " seldepth " + std::to_string(r.seldepth);
     s += " multipv " + std::to_string(r.multipv) + " score " + uci_score(r.score);
     if (r.bound == BOUND_LOWER) s += " lowerbound";
     if (r.bound == BOUND_UPPER) s += " upperbound";
+    if (wdl) {
+        const Wdl w = wdl_from_score(*wdl, r.score, wdl_material(root));
+        s += " wdl " + std::to_string(w.win) + " " + std::to_string(w.draw) + " " +
+             std::to_string(w.loss);
+    }
     const std::int64_t ms = std::max<std::int64_t>(r.time_ms, 0);
     s += " nodes " + std::to_string(r.nodes);
     s += " nps " + std::to_string(ms > 0 ? r.nodes * 1000 / std::uint64_t(ms) : r.nodes);
@@ -365,7 +408,7 @@ void UciLoop::cmd_bench(const std::vector<std::string>& args) {
     engine_.stop();
     engine_.wait();
     std::ostringstream report;
-    run_bench(depth, report);
+    run_bench(depth, report, 1, &engine_.weights());
     std::istringstream lines(report.str());
     for (std::string l; std::getline(lines, l);) out_.line(l);
 }

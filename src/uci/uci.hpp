@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,19 @@ public:
     // Handles one line; false when the loop should end.
     bool handle(const std::string& line);
 
-    // A UCI `info` line for a search report.
-    static std::string format_info(const SearchReport& r, const Position& root);
+    // Sets an option as `setoption` does (the command line's --eval-file uses it); returns
+    // what `setoption` would have said in an `info string`, if anything.
+    std::optional<std::string> set_option(const std::string& name, const std::string& value);
+    // The value an option holds now (nullopt: no such option).
+    std::optional<std::string> option_value(const std::string& name) const;
+
+    // A UCI `info` line for a search report; with a WDL model, `wdl W D L` follows the score
+    // (from the side to move at the root, at the root's material).
+    static std::string format_info(const SearchReport& r, const Position& root,
+                                   const WdlModel* wdl = nullptr);
+
+    // The EvalFile value that stands for the weights compiled in (an empty value does too).
+    static constexpr const char* EVAL_FILE_BUILTIN = "<built-in>";
 
 private:
     void info_string(const std::string& text);
@@ -38,6 +50,7 @@ private:
     Engine& engine_;
     OptionRegistry options_;
     bool debug_ = false;
+    bool show_wdl_ = false; // UCI_ShowWDL
 };
 
 } // namespace horizon

@@ -1,0 +1,131 @@
+#include "eval/wdl.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "eval/params.hpp"
+
+namespace horizon {
+
+namespace {
+
+constexpr const char* COEFFICIENT_KEYS[] = {"a", "b"};
+constexpr int COEFFICIENTS = 4;
+
+double cubic(const double (&c)[4], double x) { return ((c[0] * x + c[1]) * x + c[2]) * x + c[3]; }
+
+// The smallest value of the cubic over [lo, hi] and where it is: at an end, or where the
+// derivative 3·c0·x² + 2·c1·x + c2 vanishes inside.
+std::pair<double, double> cubic_minimum(const double (&c)[4], double lo, double hi) {
+    std::pair<double, double> best{cubic(c, lo), lo};
+    const auto consider = [&](double x) {
+        if (x >= lo && x <= hi && cubic(c, x) < best.first) best = {cubic(c, x), x};
+    };
+    consider(hi);
+    const double qa = 3 * c[0], qb = 2 * c[1], qc = c[2];
+    if (qa == 0) {
+        if (qb != 0) consider(-qc / qb);
+    } else {
+        const double disc = qb * qb - 4 * qa * qc;
+        if (disc >= 0) {
+            consider((-qb + std::sqrt(disc)) / (2 * qa));
+            consider((-qb - std::sqrt(disc)) / (2 * qa));
+        }
+    }
+    return best;
+}
+
+std::string number_text(double v) {
+    std::string s = std::to_string(v);
+    while (s.size() > 1 && s.back() == '0') s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s;
+}
+
+} // namespace
+
+double WdlModel::x_of(int material) {
+    return std::clamp(material, MATERIAL_MIN, MATERIAL_MAX) / MATERIAL_SCALE;
+}
+
+double WdlModel::a_at(double x) const { return cubic(a, x); }
+double WdlModel::b_at(double x) const { return cubic(b, x); }
+
+std::optional<std::string> WdlModel::from_json(const nlohmann::json& wdl, WdlModel& out) {
+    if (!wdl.is_object())
+        return std::string("must be an object {\"a\": [4 numbers], \"b\": [4 numbers]}");
+    for (const auto& [key, value] : wdl.items())
+        if (key != "a" && key != "b") return "unknown key \"" + key + "\" (only \"a\" and \"b\")";
+    WdlModel m;
+    for (const char* key : COEFFICIENT_KEYS) {
+        if (!wdl.contains(key)) return std::string("missing key \"") + key + "\"";
+        const auto& arr = wdl.at(key);
+        if (!arr.is_array() || arr.size() != COEFFICIENTS)
+            return std::string("\"") + key + "\" must be an array of 4 numbers";
+        double* coefficients = key[0] == 'a' ? m.a : m.b;
+        for (int i = 0; i < COEFFICIENTS; ++i) {
+            const auto& v = arr.at(std::size_t(i));
+            if (!v.is_number() || !std::isfinite(v.get<double>()))
+                return std::string("\"") + key + "\"[" + std::to_string(i) + "] must be a number";
+            coefficients[i] = v.get<double>();
+        }
+    }
+    const auto [lowest, at] = cubic_minimum(m.b, x_of(MATERIAL_MIN), x_of(MATERIAL_MAX));
+    if (!(lowest > 0))
+        return "\"b\" must give b(x) > 0 for every material from " + std::to_string(MATERIAL_MIN) +
+               " to " + std::to_string(MATERIAL_MAX) + "; it is " + number_text(lowest) +
+               " at material " + std::to_string(std::lround(at * MATERIAL_SCALE));
+    out = m;
+    return std::nullopt;
+}
+
+nlohmann::json WdlModel::to_json() const {
+    return nlohmann::json{{"a", {a[0], a[1], a[2], a[3]}}, {"b", {b[0], b[1], b[2], b[3]}}};
+}
+
+int wdl_material(const Position& pos) {
+    return popcount(pos.pieces(PAWN)) + 3 * popcount(pos.pieces(KNIGHT, BISHOP)) +
+           5 * popcount(pos.pieces(ROOK)) + 9 * popcount(pos.pieces(QUEEN));
+}
+
+Wdl wdl_from_score(const WdlModel& model, Score score, int material) {
+    if (score >= SCORE_MATE_IN_MAX_PLY) return Wdl{1000, 0, 0};
+    if (score <= -SCORE_MATE_IN_MAX_PLY) return Wdl{0, 0, 1000};
+    const double x = WdlModel::x_of(material);
+    const double a = model.a_at(x), b = model.b_at(x), s = score;
+    if (!(b > 0) || !std::isfinite(a) || !std::isfinite(b)) {
+        // No spread (a model that was never loaded): the limit as b goes to 0.
+        if (s > a) return Wdl{1000, 0, 0};
+        if (-s > a) return Wdl{0, 0, 1000};
+        return Wdl{0, 1000, 0};
+    }
+    const double win = 1000.0 / (1.0 + std::exp((a - s) / b));
+    const double loss = 1000.0 / (1.0 + std::exp((a + s) / b));
+    Wdl r;
+    r.win = int(std::lround(win));
+    r.loss = int(std::lround(loss));
+    if (r.win + r.loss > 1000) {
+        // a(x) < 0 (or rounding at a(x) = 0): no room for draws; share the whole by the odds.
+        r.win = int(std::lround(1000.0 * win / (win + loss)));
+        r.loss = 1000 - r.win;
+    }
+    r.draw = 1000 - r.win - r.loss;
+    return r;
+}
+
+const WdlModel& default_wdl_model() {
+    static const WdlModel model = [] {
+        const auto& config = builtin_config();
+        if (!config.contains("wdl")) throw std::runtime_error("engine.json: missing \"wdl\"");
+        WdlModel m;
+        if (auto err = WdlModel::from_json(config.at("wdl"), m))
+            throw std::runtime_error("engine.json: \"wdl\": " + *err);
+        return m;
+    }();
+    return model;
+}
+
+} // namespace horizon

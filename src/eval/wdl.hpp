@@ -1,0 +1,54 @@
+// The win/draw/loss model: what a score is worth as a game result, given the material left.
+// Its coefficients are the "wdl" section of engine.json ({"a": [4 numbers], "b": [4 numbers]}),
+// which a tuner fits to game results; UCI_ShowWDL reports through it.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/position.hpp"
+#include "core/types.hpp"
+
+namespace horizon {
+
+// With x = clamp(material, 17, 78) / 58, a(x) = ((a0·x + a1)·x + a2)·x + a3 and b(x) likewise;
+// a score s (centipawns, side to move) wins with 1 / (1 + exp((a - s) / b)) and loses with
+// 1 / (1 + exp((a + s) / b)). a(x) is the score that wins half the time, b(x) its spread.
+struct WdlModel {
+    static constexpr int MATERIAL_MIN = 17;
+    static constexpr int MATERIAL_MAX = 78;
+    static constexpr double MATERIAL_SCALE = 58.0;
+
+    double a[4]{};
+    double b[4]{};
+
+    static double x_of(int material);
+    double a_at(double x) const;
+    double b_at(double x) const;
+
+    // Reads a "wdl" object; on any error (missing or unknown key, not four finite numbers,
+    // b(x) not positive over the whole material range) returns a message naming the key and
+    // leaves `out` as it was.
+    static std::optional<std::string> from_json(const nlohmann::json& wdl, WdlModel& out);
+    nlohmann::json to_json() const;
+};
+
+// Per mille, from the side to move's point of view; the three always sum to 1000.
+struct Wdl {
+    int win = 0;
+    int draw = 1000;
+    int loss = 0;
+};
+
+// Material of both sides with P = 1, N = B = 3, R = 5, Q = 9 (the model's material measure).
+int wdl_material(const Position& pos);
+
+// The outcome a score predicts at that material. A mate score is a certain win (or loss).
+Wdl wdl_from_score(const WdlModel& model, Score score, int material);
+
+// The model compiled in from engine.json.
+const WdlModel& default_wdl_model();
+
+} // namespace horizon

@@ -1,0 +1,24 @@
+// The command line's `--eval-file FILE` (also `--eval-file=FILE`): the weights file for the UCI
+// loop and for the subcommands that evaluate (eval, bench).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eval/params.hpp"
+
+namespace horizon {
+
+inline constexpr const char* EVAL_FILE_FLAG = "--eval-file";
+
+// Takes the flag and its file out of `args`, setting `file`. Returns an error message when the
+// flag has no file or is given twice (then `args` and `file` are as they were).
+std::optional<std::string> take_eval_file_flag(std::vector<std::string>& args,
+                                               std::optional<std::string>& file);
+
+// The weights a subcommand evaluates with: those of `file`, or the built-in ones without one.
+// Returns an error message (naming the file and the key) when the file cannot be loaded.
+std::optional<std::string> weights_for(const std::optional<std::string>& file, EvalWeights& out);
+
+} // namespace horizon
