@@ -418,7 +418,9 @@ Score evaluate(const Position& pos, const EvalParams& params, PawnCache* pawns) 
     evaluate_all(pos, sink, pawns);
     const int mg = sink.mg + king_danger_mg(sink.danger_mg[WHITE]) - king_danger_mg(sink.danger_mg[BLACK]);
     const int eg = sink.eg + king_danger_eg(sink.danger_eg[WHITE]) - king_danger_eg(sink.danger_eg[BLACK]);
-    const int score = blend(mg, eg, game_phase(pos), scales(pos));
+    // Never in the mate range, whatever the weights.
+    const int bound = SCORE_MATE_IN_MAX_PLY - 1;
+    const int score = std::clamp(blend(mg, eg, game_phase(pos), scales(pos)), -bound, bound);
     return Score(pos.side_to_move() == WHITE ? score : -score);
 }
 
@@ -468,7 +470,8 @@ int evaluate_trace(const EvalTrace& t, const EvalParams& params) {
                    king_danger_mg(s.danger_mg[BLACK]);
     const int eg = s.eg[WHITE] - s.eg[BLACK] + king_danger_eg(s.danger_eg[WHITE]) -
                    king_danger_eg(s.danger_eg[BLACK]);
-    return blend(mg, eg, t.phase, t.scale);
+    const int bound = SCORE_MATE_IN_MAX_PLY - 1;
+    return std::clamp(blend(mg, eg, t.phase, t.scale), -bound, bound);
 }
 
 std::string format_trace(const Position& pos, const EvalParams& params) {
