@@ -8,6 +8,7 @@
 #include "tools/bench.hpp"
 #include "tools/eval_tool.hpp"
 #include "tools/perft_tool.hpp"
+#include "tools/tune.hpp"
 #include "tools/uci_bench.hpp"
 #include "uci/uci.hpp"
 
@@ -22,6 +23,8 @@ void usage(std::ostream& out) {
         << "  horizon bench [depth]    search the bench positions; prints the node signature\n"
         << "  horizon eval [FEN]       the static evaluation, term by term\n"
         << "  horizon uci-bench        protocol latency, movetime accuracy, memory (as a GUI sees it)\n"
+        << "  horizon tune ...         fit the evaluation weights and the WDL model to labelled\n"
+        << "                           positions; writes an engine.json (horizon tune --help)\n"
         << "  horizon help             this text\n";
 }
 
@@ -41,6 +44,7 @@ int main(int argc, char** argv) {
     if (sub == "bench") return horizon::bench_main(argc - 1, argv + 1);
     if (sub == "eval") return horizon::eval_main(argc - 1, argv + 1);
     if (sub == "uci-bench") return horizon::uci_bench_main(argc - 1, argv + 1);
+    if (sub == "tune") return horizon::tune_main(argc - 1, argv + 1);
     if (sub == "help" || sub == "--help" || sub == "-h") {
         usage(std::cout);
         return 0;
