@@ -12,6 +12,7 @@
 #include "tools/eval_file_flag.hpp"
 #include "tools/eval_tool.hpp"
 #include "tools/perft_tool.hpp"
+#include "tools/tune.hpp"
 #include "tools/uci_bench.hpp"
 #include "uci/uci.hpp"
 
@@ -30,6 +31,8 @@ void usage(std::ostream& out) {
         << "                           the static evaluation, term by term\n"
         << "  horizon uci-bench        protocol latency, movetime accuracy, memory (as a GUI sees it)\n"
         << "  horizon datagen ...      self-play positions for the evaluation tuner (horizon datagen --help)\n"
+        << "  horizon tune ...         fit the evaluation weights and the WDL model to labelled\n"
+        << "                           positions; writes an engine.json (horizon tune --help)\n"
         << "  horizon help             this text\n";
 }
 
@@ -68,6 +71,7 @@ int main(int argc, char** argv) {
     if (sub == "eval") return horizon::eval_main(argc - 1, argv + 1);
     if (sub == "uci-bench") return horizon::uci_bench_main(argc - 1, argv + 1);
     if (sub == "datagen") return horizon::datagen_main(argc - 1, argv + 1);
+    if (sub == "tune") return horizon::tune_main(argc - 1, argv + 1);
     if (sub == "help" || sub == "--help" || sub == "-h") {
         usage(std::cout);
         return 0;
