@@ -225,7 +225,30 @@ TEST_CASE("datagen refuses files it did not make, or made with other settings", 
     o = small_run(made.str(), 2);
     o.nodes = 401;
     CHECK_THROWS(run_datagen(o, progress));
+    // Other evaluation weights: refused too (their signature is in the header).
+    EvalWeights other = builtin_weights();
+    other.params.weights[std::size_t(feature_index(Term::tempo))].mg += 7;
+    other.params.seal();
+    o = small_run(made.str(), 2);
+    o.weights = &other;
+    CHECK_THROWS(run_datagen(o, progress));
     CHECK(read_all(made.str()) == before);
+}
+
+TEST_CASE("datagen plays with the weights it is given", "[datagen]") {
+    TempFile builtin("builtin"), material("material");
+    run(small_run(builtin.str(), 2));
+    // Knights worth almost nothing: the games cannot stay the same.
+    EvalWeights other = builtin_weights();
+    other.params.weights[std::size_t(feature_index(Term::material, 1))] = Weight{40, 40};
+    other.params.seal();
+    DatagenOptions o = small_run(material.str(), 2);
+    o.weights = &other;
+    run(o);
+    const std::string a = read_all(builtin.str()), b = read_all(material.str());
+    CHECK(check_format(b).games == 2);
+    CHECK(a.substr(0, a.find('\n')) != b.substr(0, b.find('\n'))); // the header names them
+    CHECK(a.substr(a.find('\n')) != b.substr(b.find('\n')));
 }
 
 TEST_CASE("datagen command line: bad flags exit 2 before anything runs", "[datagen]") {

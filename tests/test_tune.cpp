@@ -286,7 +286,7 @@ TEST_CASE("tune: K minimises the error and Adam lowers the loss", "[tune]") {
 }
 
 TEST_CASE("tune: the WDL fit recovers a known model", "[tune]") {
-    WdlModel truth;
+    WdlCurve truth;
     truth.a = {-40.0, 90.0, 30.0, 120.0};
     truth.b = {10.0, -20.0, 40.0, 60.0};
     std::mt19937_64 rng(5);
@@ -382,7 +382,7 @@ TEST_CASE("tune: horizon tune writes an engine.json that loads, with a WDL model
     // the score.
     REQUIRE(config.contains("wdl"));
     const auto& wdl = config.at("wdl");
-    WdlModel model;
+    WdlCurve model;
     for (int i = 0; i < 4; ++i) {
         REQUIRE(wdl.at("a").at(std::size_t(i)).is_number_float());
         REQUIRE(wdl.at("b").at(std::size_t(i)).is_number_float());

@@ -66,8 +66,16 @@ constexpr std::array<TermKind, WEIGHT_COUNT> FEATURE_KINDS = [] {
 // weights through these same functions.
 constexpr int KING_DANGER_MG_DIV = 256;
 constexpr int KING_DANGER_EG_DIV = 16;
-constexpr int king_danger_mg(int d) { return d > 0 ? d * d / KING_DANGER_MG_DIV : 0; }
-constexpr int king_danger_eg(int d) { return d > 0 ? d / KING_DANGER_EG_DIV : 0; }
+// The danger figure is capped before squaring: no weights can overflow it.
+constexpr int KING_DANGER_CAP = 3000;
+constexpr int king_danger_mg(int d) {
+    d = d < KING_DANGER_CAP ? d : KING_DANGER_CAP;
+    return d > 0 ? d * d / KING_DANGER_MG_DIV : 0;
+}
+constexpr int king_danger_eg(int d) {
+    d = d < KING_DANGER_CAP ? d : KING_DANGER_CAP;
+    return d > 0 ? d / KING_DANGER_EG_DIV : 0;
+}
 
 struct EvalParams {
     std::array<Weight, WEIGHT_COUNT> weights{};
@@ -98,7 +106,7 @@ struct EvalWeights {
     // Loaded weights must stay within these bounds, so that no position's evaluation can
     // overflow (king danger is squared).
     static constexpr int LINEAR_LIMIT = 10000;
-    static constexpr int KING_DANGER_LIMIT = 200;
+    static constexpr int KING_DANGER_LIMIT = 1000;
 
     EvalParams params; // sealed
     WdlModel wdl;

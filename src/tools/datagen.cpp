@@ -226,10 +226,18 @@ std::string game_block(const GameRecord& game) {
 // ---------------------------------------------------------------------------------------
 // The file: what a previous run left, and where it may be cut.
 
+// The weights the games are played with, by signature: a file is only resumed with them.
+std::string weights_tag(const DatagenOptions& o) {
+    const std::uint64_t sig = (o.weights ? *o.weights : builtin_weights()).params.signature;
+    char text[40];
+    std::snprintf(text, sizeof text, ", weights %016llx", static_cast<unsigned long long>(sig));
+    return text;
+}
+
 std::string header_line(const DatagenOptions& o) {
     return std::string(HEADER_PREFIX) + ": seed " + std::to_string(o.seed) + ", nodes " +
            std::to_string(o.nodes) + ", balance-nodes " + std::to_string(o.balance_nodes) +
-           ", hash " + std::to_string(o.hash_mib) + " MiB";
+           ", hash " + std::to_string(o.hash_mib) + " MiB" + weights_tag(o);
 }
 
 std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
@@ -490,6 +498,7 @@ private:
 void work(Run& run, const DatagenOptions& options) {
     try {
         Engine engine;
+        if (options.weights) engine.set_weights(*options.weights);
         if (!engine.set_hash(std::size_t(options.hash_mib)))
             throw std::runtime_error("cannot allocate " + std::to_string(options.hash_mib) +
                                      " MiB of hash");
@@ -592,6 +601,7 @@ int datagen_main(int argc, const char* const* argv) {
         ("t,threads", "worker threads, each playing whole games (default: all cores, " + std::to_string(cores) + ")", cxxopts::value<std::string>(), "N")
         ("s,seed", "seed: game g depends on (seed, g) only", cxxopts::value<std::string>()->default_value("1"), "S")
         ("hash", "hash table per worker, MiB", cxxopts::value<std::string>()->default_value("16"), "MIB")
+        ("eval-file", "play with the evaluation weights of FILE (default: the built-in ones)", cxxopts::value<std::string>(), "FILE")
         ("h,help", "show this help");
     // clang-format on
     const auto footer =
@@ -603,6 +613,7 @@ int datagen_main(int argc, const char* const* argv) {
         "checked to be level. Running the same command again resumes an unfinished file.\n";
 
     DatagenOptions o;
+    EvalWeights file_weights;
     try {
         const cxxopts::ParseResult args = options.parse(argc, argv);
         if (args.count("help")) {
@@ -635,6 +646,11 @@ int datagen_main(int argc, const char* const* argv) {
         o.threads = args.count("threads") ? int(number("threads", 1, 1024)) : int(cores);
         o.seed = number("seed", 0, UINT64_MAX);
         o.hash_mib = int(number("hash", 1, 65536));
+        if (args.count("eval-file")) {
+            if (auto err = EvalWeights::load(args["eval-file"].as<std::string>(), file_weights))
+                throw std::invalid_argument(*err);
+            o.weights = &file_weights;
+        }
     } catch (const std::exception& e) {
         std::cerr << "horizon datagen: " << e.what()
                   << " (horizon datagen --help lists the flags)\n";

@@ -10,6 +10,8 @@
 // game-number order, so the file does not depend on the number of threads.
 #pragma once
 
+#include "eval/params.hpp"
+
 #include <array>
 #include <cstdint>
 #include <iosfwd>
@@ -27,6 +29,9 @@ struct DatagenOptions {
     std::uint64_t seed = 1;             // game g's opening depends on (seed, g) only
     int hash_mib = 16;                  // hash table per worker, MiB
     bool terminal = false;              // redraw the progress line in place (else a line now and then)
+    // The evaluation weights the games are played with (nullptr: the built-in ones). Their
+    // signature is part of the file's header, so a resumed file keeps the same weights.
+    const EvalWeights* weights = nullptr;
 };
 
 // Why a game ended.

@@ -401,12 +401,14 @@ inline Forward forward(const Sample& s, const Coefficient* c, const double* w) {
         }
         const double sign = colour == WHITE ? 1.0 : -1.0;
         if (dmg > 0) {
-            mg += sign * dmg * dmg / KING_DANGER_MG_DIV;
-            f.danger_mg_slope[colour] = 2 * dmg / KING_DANGER_MG_DIV;
+            const double d = std::min(dmg, double(KING_DANGER_CAP));
+            mg += sign * d * d / KING_DANGER_MG_DIV;
+            f.danger_mg_slope[colour] = dmg < KING_DANGER_CAP ? 2 * d / KING_DANGER_MG_DIV : 0.0;
         }
         if (deg > 0) {
-            eg += sign * deg / KING_DANGER_EG_DIV;
-            f.danger_eg_slope[colour] = 1.0 / KING_DANGER_EG_DIV;
+            const double d = std::min(deg, double(KING_DANGER_CAP));
+            eg += sign * d / KING_DANGER_EG_DIV;
+            f.danger_eg_slope[colour] = deg < KING_DANGER_CAP ? 1.0 / KING_DANGER_EG_DIV : 0.0;
         }
     }
     const int scale = eg > 0 ? s.scale[WHITE] : s.scale[BLACK];
@@ -729,7 +731,7 @@ bool solve(WdlMatrix a, WdlVector y, WdlVector& x) {
 
 } // namespace
 
-WdlProbabilities wdl_probabilities(const WdlModel& model, double score, int material) {
+WdlProbabilities wdl_probabilities(const WdlCurve& model, double score, int material) {
     const double x = wdl_x(material);
     const double a = cubic(model.a.data(), x), b = cubic(model.b.data(), x);
     WdlProbabilities p;
@@ -739,7 +741,7 @@ WdlProbabilities wdl_probabilities(const WdlModel& model, double score, int mate
     return p;
 }
 
-std::optional<WdlModel> fit_wdl(const std::vector<WdlPoint>& points, WorkerPool& pool,
+std::optional<WdlCurve> fit_wdl(const std::vector<WdlPoint>& points, WorkerPool& pool,
                                 WdlFitReport* report) {
     // Group the points by (clamped material, score): the fit then walks the groups only.
     constexpr std::int64_t SPAN = 200000, OFFSET = 100000;
@@ -810,7 +812,7 @@ std::optional<WdlModel> fit_wdl(const std::vector<WdlPoint>& points, WorkerPool&
         if (!improved || gain < 1e-12) break;
     }
     if (report) *report = WdlFitReport{fit.ll, rows.size(), iter};
-    WdlModel model;
+    WdlCurve model;
     std::copy(theta.begin(), theta.begin() + 4, model.a.begin());
     std::copy(theta.begin() + 4, theta.end(), model.b.begin());
     return model;
@@ -891,14 +893,14 @@ std::string decimals(const std::array<double, 4>& v) {
     return s + "]";
 }
 
-std::string wdl_section(const WdlModel& m) {
+std::string wdl_section(const WdlCurve& m) {
     return "{\"a\": " + decimals(m.a) + ", \"b\": " + decimals(m.b) + "}";
 }
 
 } // namespace
 
 std::string format_config(const nlohmann::ordered_json& start, const EvalParams& params,
-                          const std::optional<WdlModel>& wdl) {
+                          const std::optional<WdlCurve>& wdl) {
     std::vector<std::pair<std::string, std::string>> sections;
     bool has_eval = false, has_wdl = false;
     for (const auto& [key, value] : start.items()) {
@@ -970,6 +972,7 @@ struct TuneSettings {
     std::uint64_t seed = 1;
     std::optional<double> k;
     double holdout = 0.05;
+    std::uint64_t min_count = 0; // weights seen in fewer training positions stay as they start
     bool skip_bad = false;
     bool wdl = true;
 };
@@ -1007,7 +1010,7 @@ std::optional<std::string> read_start(const std::string& path, nlohmann::ordered
     return std::nullopt;
 }
 
-void print_wdl_table(const WdlModel& model, std::ostream& out) {
+void print_wdl_table(const WdlCurve& model, std::ostream& out) {
     const int scores[] = {0, 50, 100, 200, 400};
     out << "W/D/L per mille (white's view):\n"
         << "  material";
@@ -1161,6 +1164,26 @@ int run_tuning(const TuneSettings& o, std::ostream& out, std::ostream& err, bool
     };
     out << epoch_label(0) << "  " << losses(w) << "\n" << std::flush;
 
+    // Weights that too few positions use would only fit noise: they keep their start.
+    std::vector<bool> frozen(PARAM_COUNT, false);
+    if (o.min_count > 0) {
+        std::vector<std::uint64_t> uses(WEIGHT_COUNT, 0);
+        for (std::uint32_t i : train) {
+            const Sample& sample = data.samples()[i];
+            const Coefficient* c = data.coefficients(sample);
+            const int total = sample.linear + sample.danger[WHITE] + sample.danger[BLACK];
+            for (int j = 0; j < total; ++j) ++uses[std::size_t(c[j].index)];
+        }
+        int count = 0;
+        for (int i = 0; i < WEIGHT_COUNT; ++i)
+            if (uses[std::size_t(i)] < o.min_count) {
+                frozen[std::size_t(2 * i)] = frozen[std::size_t(2 * i + 1)] = true;
+                ++count;
+            }
+        out << "Frozen: " << count << " of " << WEIGHT_COUNT << " weights (used by fewer than "
+            << o.min_count << " training positions)\n";
+    }
+
     // Adam over mini-batches.
     Adam adam(PARAM_COUNT, o.lr);
     std::vector<double> grad(PARAM_COUNT);
@@ -1178,6 +1201,8 @@ int run_tuning(const TuneSettings& o, std::ostream& out, std::ostream& err, bool
             const std::size_t len = std::min(batch, pass.size() - b);
             loss_gradient(data, std::span(pass.data() + b, len), w.data(), objective, pool,
                           grad.data());
+            for (std::size_t i = 0; i < frozen.size(); ++i)
+                if (frozen[i]) grad[i] = 0;
             adam.step(w.data(), grad.data());
             const double done =
                 (epoch - 1 + double(b + len) / double(pass.size())) / double(o.epochs);
@@ -1211,7 +1236,7 @@ int run_tuning(const TuneSettings& o, std::ostream& out, std::ostream& err, bool
     }
 
     // The WDL model, on every position with the tuned integer evaluation.
-    std::optional<WdlModel> wdl;
+    std::optional<WdlCurve> wdl;
     if (o.wdl) {
         const auto t0 = Clock::now();
         std::vector<WdlPoint> points(n);
@@ -1296,6 +1321,7 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
         ("seed", "seed of the validation split and the batch order", cxxopts::value<std::uint64_t>()->default_value("1"))
         ("k", "(or --k) the sigmoid scale K; skips its fit", cxxopts::value<double>())
         ("holdout", "fraction of positions held out for the validation loss (0 = none)", cxxopts::value<double>()->default_value("0.05"))
+        ("min-count", "keep a weight at its starting value when fewer than N training positions use it", cxxopts::value<std::uint64_t>()->default_value("0"))
         ("skip-bad", "warn about malformed data lines and skip them (default: stop at the first)")
         ("no-wdl", "do not fit the win/draw/loss model")
         ("h,help", "show this help");
@@ -1344,6 +1370,7 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
         o.seed = args["seed"].as<std::uint64_t>();
         if (args.count("k")) o.k = args["k"].as<double>();
         o.holdout = args["holdout"].as<double>();
+        o.min_count = args["min-count"].as<std::uint64_t>();
         o.skip_bad = args.count("skip-bad") > 0;
         o.wdl = args.count("no-wdl") == 0;
         if (o.epochs < 0) throw std::invalid_argument("--epochs must not be negative");
