@@ -349,11 +349,9 @@ int endgame_scale(const Position& pos, Color strong) {
         if (pos.pieces(strong) == pos.pieces(strong, KNIGHT, KING) && pos.count(strong, KNIGHT) <= 2)
             return 0;
     }
-    const Bitboard bishops = pos.pieces(BISHOP);
     if (pos.count(WHITE, BISHOP) == 1 && pos.count(BLACK, BISHOP) == 1 &&
         bool(pos.pieces(WHITE, BISHOP) & DARK_SQUARES_BB) !=
-            bool(pos.pieces(BLACK, BISHOP) & DARK_SQUARES_BB) &&
-        bishops) {
+            bool(pos.pieces(BLACK, BISHOP) & DARK_SQUARES_BB)) {
         // Opposite-coloured bishops: alone they draw often, with other pieces less so.
         return npm_strong == 3 && npm_weak == 3 ? 48 : 96;
     }
@@ -394,9 +392,8 @@ void evaluate_all(const Position& pos, Sink& sink, PawnCache* cache) {
 }
 
 // mg and eg totals (white's view) to the tapered, scaled score.
-int blend(int mg, int eg, int phase, const std::array<int, COLOR_NB>& scale) {
-    const int s = scale[eg > 0 ? WHITE : BLACK];
-    const int scaled_eg = eg * s / SCALE_NORMAL;
+int blend(int mg, int eg, int phase, int scale) {
+    const int scaled_eg = eg * scale / SCALE_NORMAL;
     return (mg * phase + scaled_eg * (PHASE_MAX - phase)) / PHASE_MAX;
 }
 
@@ -420,7 +417,9 @@ Score evaluate(const Position& pos, const EvalParams& params, PawnCache* pawns) 
     const int eg = sink.eg + king_danger_eg(sink.danger_eg[WHITE]) - king_danger_eg(sink.danger_eg[BLACK]);
     // Never in the mate range, whatever the weights.
     const int bound = SCORE_MATE_IN_MAX_PLY - 1;
-    const int score = std::clamp(blend(mg, eg, game_phase(pos), scales(pos)), -bound, bound);
+    // Only the stronger side's scale matters: the other is not computed.
+    const int scale = endgame_scale(pos, eg > 0 ? WHITE : BLACK);
+    const int score = std::clamp(blend(mg, eg, game_phase(pos), scale), -bound, bound);
     return Score(pos.side_to_move() == WHITE ? score : -score);
 }
 
@@ -471,7 +470,7 @@ int evaluate_trace(const EvalTrace& t, const EvalParams& params) {
     const int eg = s.eg[WHITE] - s.eg[BLACK] + king_danger_eg(s.danger_eg[WHITE]) -
                    king_danger_eg(s.danger_eg[BLACK]);
     const int bound = SCORE_MATE_IN_MAX_PLY - 1;
-    return std::clamp(blend(mg, eg, t.phase, t.scale), -bound, bound);
+    return std::clamp(blend(mg, eg, t.phase, t.scale[eg > 0 ? WHITE : BLACK]), -bound, bound);
 }
 
 std::string format_trace(const Position& pos, const EvalParams& params) {
