@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -367,6 +368,20 @@ TEST_CASE("eval: dead draws are 0 and drawish endings are scaled down", "[eval]"
     CHECK(trace_evaluation(from_fen("8/8/4k3/8/3b4/8/3RK3/8 w - - 0 1")).scale[WHITE] <= 16);
     // Two knights cannot force mate.
     CHECK(trace_evaluation(from_fen("8/8/4k3/8/8/2NNK3/8/8 w - - 0 1")).scale[WHITE] == 0);
+    // A minor piece and a pawn against a minor piece: drawn, whichever minors. The first is
+    // from a match against Glaurung in which Horizon, with a knight and the e-pawn against a
+    // bishop, scored its winning chances at more than a pawn and traded into that ending.
+    for (const char* fen : {"8/8/8/4p3/2B5/5k2/3K1n2/8 w - - 0 71", "8/8/3b4/8/3N4/4p3/4K3/6k1 w - - 0 1",
+                            "8/2k5/8/2b5/8/3PB3/4K3/8 b - - 0 1", "8/2k5/8/2n5/8/3PB3/4K3/8 b - - 0 1"}) {
+        INFO(fen);
+        const EvalTrace t = trace_evaluation(from_fen(fen));
+        CHECK(t.scale[WHITE] <= 16);
+        CHECK(t.scale[BLACK] <= 16);
+        CHECK(std::abs(evaluate(from_fen(fen))) < 50);
+    }
+    // With a second pawn the extra pawn is real again.
+    CHECK(trace_evaluation(from_fen("8/2k5/8/2b5/8/3PBP2/4K3/8 b - - 0 1")).scale[WHITE] ==
+          SCALE_NORMAL);
 }
 
 // --------------------------------------------------------------------------------------------

@@ -349,6 +349,12 @@ int endgame_scale(const Position& pos, Color strong) {
         if (pos.pieces(strong) == pos.pieces(strong, KNIGHT, KING) && pos.count(strong, KNIGHT) <= 2)
             return 0;
     }
+    if (pawns_strong == 1 && npm_strong <= 3 && npm_weak >= 3) {
+        // A minor piece (or none) and one pawn against a minor piece or more: the defender
+        // gives the piece for the pawn or blockades it, and the rest is a draw. Seen in
+        // matches: a knight and pawn against a bishop judged more than a pawn up.
+        return 16;
+    }
     if (pos.count(WHITE, BISHOP) == 1 && pos.count(BLACK, BISHOP) == 1 &&
         bool(pos.pieces(WHITE, BISHOP) & DARK_SQUARES_BB) !=
             bool(pos.pieces(BLACK, BISHOP) & DARK_SQUARES_BB)) {
