@@ -12,6 +12,7 @@
 
 #include "core/position.hpp"
 #include "eval/params.hpp"
+#include "notation/uci_move.hpp"
 #include "tools/subprocess.hpp"
 
 #include "support.hpp"
@@ -51,13 +52,13 @@ void check_bestmove(const std::string& line, const Position& root) {
     const auto t = tokens(line);
     REQUIRE(t.size() >= 2);
     REQUIRE(t[0] == "bestmove");
-    const auto best = root.parse_uci_move(t[1]);
+    const auto best = parse_uci_move(root, t[1]);
     REQUIRE(best);
     if (t.size() >= 4) {
         REQUIRE(t[2] == "ponder");
         Position after = root;
         after.make_move(*best);
-        CHECK(after.parse_uci_move(t[3]));
+        CHECK(parse_uci_move(after, t[3]));
     }
 }
 
@@ -69,7 +70,7 @@ Position start_position() {
 
 Position after_moves(const std::vector<std::string>& moves) {
     Position p = start_position();
-    for (const auto& m : moves) p.make_move(*p.parse_uci_move(m));
+    for (const auto& m : moves) p.make_move(*parse_uci_move(p, m));
     return p;
 }
 
