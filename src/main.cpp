@@ -12,6 +12,7 @@
 #include "tools/eval_file_flag.hpp"
 #include "tools/eval_tool.hpp"
 #include "tools/perft_tool.hpp"
+#include "tools/pgn_tool.hpp"
 #include "tools/tune.hpp"
 #include "tools/uci_bench.hpp"
 #include "uci/uci.hpp"
@@ -29,6 +30,8 @@ void usage(std::ostream& out) {
         << "                           search the bench positions; prints the node signature\n"
         << "  horizon eval [--eval-file F] [FEN]\n"
         << "                           the static evaluation, term by term\n"
+        << "  horizon pgn FILE [-o OUT] [--moves-only] [--stats [--runs N]]\n"
+        << "                           read a PGN file, write it in export format (or time it)\n"
         << "  horizon uci-bench        protocol latency, movetime accuracy, memory (as a GUI sees it)\n"
         << "  horizon datagen ...      self-play positions for the evaluation tuner (horizon datagen --help)\n"
         << "  horizon tune ...         fit the evaluation weights and the WDL model to labelled\n"
@@ -69,6 +72,7 @@ int main(int argc, char** argv) {
     if (sub == "perft") return horizon::perft_main(argc - 1, argv + 1);
     if (sub == "bench") return horizon::bench_main(argc - 1, argv + 1);
     if (sub == "eval") return horizon::eval_main(argc - 1, argv + 1);
+    if (sub == "pgn") return horizon::pgn_main(argc - 1, argv + 1);
     if (sub == "uci-bench") return horizon::uci_bench_main(argc - 1, argv + 1);
     if (sub == "datagen") return horizon::datagen_main(argc - 1, argv + 1);
     if (sub == "tune") return horizon::tune_main(argc - 1, argv + 1);

@@ -7,12 +7,14 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
 #include "core/position.hpp"
 #include "movegen/movegen.hpp"
+#include "movegen/perft.hpp"
 
 namespace horizon::test {
 
@@ -47,6 +49,41 @@ inline Bitboard reference_attackers(const Position& pos, Square s, Color by, Bit
         if (att & square_bb(s)) result |= square_bb(from);
     }
     return result;
+}
+
+// Collects failures of a sweep: how many, and the first one to show.
+struct Failures {
+    int count = 0;
+    std::string first;
+    void add(const std::string& what) {
+        if (count++ == 0) first = what;
+    }
+};
+
+// The FENs of a perft suite in perft/ (lines that do not parse are left out).
+inline std::vector<std::string> perft_suite_fens(const std::string& file) {
+    std::ifstream in(std::string(HORIZON_SOURCE_DIR) + "/perft/" + file);
+    std::vector<std::string> out;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        std::string err;
+        const auto entry = parse_perft_epd_line(line, err);
+        if (entry) out.push_back(entry->fen);
+    }
+    return out;
+}
+
+// Calls visit(fen, chess960, suite) for the positions of the perft suites: standard.epd,
+// cpw.epd, chess960-tricky.epd, and every `chess960_step`-th position of chess960.epd.
+template <class Visit> void for_each_perft_position(std::size_t chess960_step, Visit&& visit) {
+    for (const char* suite : {"standard.epd", "cpw.epd", "chess960-tricky.epd", "chess960.epd"}) {
+        const bool chess960 = std::string(suite).rfind("chess960", 0) == 0;
+        const auto fens = perft_suite_fens(suite);
+        const std::size_t step = std::string(suite) == "chess960.epd" ? chess960_step : 1;
+        for (std::size_t i = 0; i < fens.size(); i += step)
+            visit(fens[i], chess960, suite);
+    }
 }
 
 inline bool has_legal_move(const Position& pos) {

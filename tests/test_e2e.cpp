@@ -12,6 +12,7 @@
 
 #include "core/position.hpp"
 #include "eval/params.hpp"
+#include "notation/uci_move.hpp"
 #include "tools/subprocess.hpp"
 
 #include "support.hpp"
@@ -51,13 +52,13 @@ void check_bestmove(const std::string& line, const Position& root) {
     const auto t = tokens(line);
     REQUIRE(t.size() >= 2);
     REQUIRE(t[0] == "bestmove");
-    const auto best = root.parse_uci_move(t[1]);
+    const auto best = parse_uci_move(root, t[1]);
     REQUIRE(best);
     if (t.size() >= 4) {
         REQUIRE(t[2] == "ponder");
         Position after = root;
         after.make_move(*best);
-        CHECK(after.parse_uci_move(t[3]));
+        CHECK(parse_uci_move(after, t[3]));
     }
 }
 
@@ -69,7 +70,7 @@ Position start_position() {
 
 Position after_moves(const std::vector<std::string>& moves) {
     Position p = start_position();
-    for (const auto& m : moves) p.make_move(*p.parse_uci_move(m));
+    for (const auto& m : moves) p.make_move(*parse_uci_move(p, m));
     return p;
 }
 
@@ -331,4 +332,39 @@ TEST_CASE("e2e: --eval-file sets the weights of eval, bench and the UCI loop",
     check_bestmove(*best, start_position());
     REQUIRE(p.write("quit\n"));
     CHECK(p.wait(10s) == 0);
+}
+
+TEST_CASE("e2e: horizon pgn writes the games it can read and names the others", "[e2e][pgn]") {
+    test::TempDir dir;
+    const std::string data = std::string(HORIZON_SOURCE_DIR) + "/tests/data/notation/";
+    const std::string out = dir.path("out.pgn");
+
+    // Game 2 of 3 has an illegal move: named on stderr, left out, exit status 1.
+    const ShellRun r = run_horizon("pgn '" + data + "errors.pgn' -o '" + out + "'");
+    INFO(r.output);
+    CHECK(r.status == 1);
+    CHECK(r.output.find("game 2, move 3... (line 9): 'Nb6'") != std::string::npos);
+    CHECK(r.output.find("3 games, 1 with errors") != std::string::npos);
+    const ShellRun again = run_horizon("pgn '" + out + "'");
+    INFO(again.output);
+    CHECK(again.status == 0);
+    CHECK(again.output.find("2 games, 0 with errors") != std::string::npos);
+    CHECK(again.output.find("[Event \"Game 3: fine\"]") != std::string::npos);
+
+    // --stats only counts.
+    const ShellRun stats = run_horizon("pgn '" + data + "tricky.pgn' --stats --runs 3");
+    INFO(stats.output);
+    CHECK(stats.status == 0);
+    CHECK(stats.output.find("4 games, 60 main-line moves, 0 with errors") != std::string::npos);
+    CHECK(stats.output.find("games/s") != std::string::npos);
+
+    // Bad arguments and missing files: status 2 and a message.
+    for (const std::string& args : {std::string("pgn"), "pgn '" + dir.path("missing.pgn") + "'",
+                                    "pgn '" + data + "tricky.pgn' --stats --runs 0"}) {
+        INFO(args);
+        const ShellRun bad = run_horizon(args);
+        INFO(bad.output);
+        CHECK(bad.status == 2);
+        CHECK(bad.output.find("horizon pgn: ") != std::string::npos);
+    }
 }

@@ -15,6 +15,7 @@
 #include "core/position.hpp"
 #include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
+#include "notation/uci_move.hpp"
 
 #include "support.hpp"
 
@@ -191,14 +192,6 @@ std::vector<std::uint16_t> reference_moves(Position &pos) {
     return legal;
 }
 
-struct Failures {
-    int count = 0;
-    std::string first;
-    void add(const std::string &what) {
-        if (count++ == 0) first = what;
-    }
-};
-
 // All the per-position generation checks.
 void check_generation(Position &pos, Failures &fail, int &in_check_positions) {
     const std::string fen = pos.fen();
@@ -219,14 +212,14 @@ void check_generation(Position &pos, Failures &fail, int &in_check_positions) {
         const Move m(raw);
         const bool capture =
             (pos.piece_on(m.to()) != NO_PIECE && m.type() != CASTLING) || m.type() == EN_PASSANT;
-        if (!capture && m.type() != PROMOTION) fail.add(fen + ": NOISY has " + pos.move_to_uci(m));
+        if (!capture && m.type() != PROMOTION) fail.add(fen + ": NOISY has " + move_to_uci(pos, m));
         if (!pos.is_capture_or_promotion(m)) fail.add(fen + ": is_capture_or_promotion");
     }
     for (auto raw : quiet) {
         const Move m(raw);
         const bool capture =
             (pos.piece_on(m.to()) != NO_PIECE && m.type() != CASTLING) || m.type() == EN_PASSANT;
-        if (capture || m.type() == PROMOTION) fail.add(fen + ": QUIET has " + pos.move_to_uci(m));
+        if (capture || m.type() == PROMOTION) fail.add(fen + ": QUIET has " + move_to_uci(pos, m));
     }
     if (count_legal_moves(pos) != all.size()) fail.add(fen + ": count_legal_moves != ALL");
 
@@ -238,7 +231,7 @@ void check_generation(Position &pos, Failures &fail, int &in_check_positions) {
     for (auto raw : all) {
         const Move m(raw);
         pos.make_move(m);
-        if (!mover_king_safe(pos)) fail.add(fen + ": leaves king in check: " + pos.move_to_uci(m));
+        if (!mover_king_safe(pos)) fail.add(fen + ": leaves king in check: " + move_to_uci(pos, m));
         pos.unmake_move(m);
     }
     // And the move set is exactly the reference generator's.
@@ -321,7 +314,7 @@ TEST_CASE("check evasions on hand-made positions", "[movegen]") {
     // Of d1, d2, e2, f1, f2: e2 is on the rook's file and f2 is covered by the knight.
     std::vector<std::string> got;
     for (Move m : list)
-        got.push_back(pos.move_to_uci(m));
+        got.push_back(move_to_uci(pos, m));
     std::sort(got.begin(), got.end());
     CHECK(got == std::vector<std::string>{"e1d1", "e1d2", "e1f1"});
 
@@ -331,7 +324,7 @@ TEST_CASE("check evasions on hand-made positions", "[movegen]") {
     generate<GenType::EVASIONS>(single, ev);
     got.clear();
     for (Move m : ev)
-        got.push_back(single.move_to_uci(m));
+        got.push_back(move_to_uci(single, m));
     std::sort(got.begin(), got.end());
     // Bd2-e3 is the only block (the a1 rook cannot reach e2-e7); the king goes to d1, f1
     // or f2 (e2 stays on the rook's file, d2 holds the bishop).
@@ -447,7 +440,7 @@ TEST_CASE("perft leaves the position unchanged and perft_divide sums to perft", 
             pos.make_move(m);
             const std::uint64_t child = perft(pos, c.depth - 1);
             pos.unmake_move(m);
-            if (child != n) FAIL_CHECK("divide entry " << pos.move_to_uci(m));
+            if (child != n) FAIL_CHECK("divide entry " << move_to_uci(pos, m));
         }
     }
     Position start;

@@ -12,6 +12,7 @@
 #include "core/position.hpp"
 #include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
+#include "notation/uci_move.hpp"
 
 #include "support.hpp"
 
@@ -25,7 +26,7 @@ const std::string KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/
 
 // The moves of `pos` whose UCI text is `uci`; REQUIREs that exactly one exists.
 Move legal_move(const Position &pos, const std::string &uci) {
-    const auto m = pos.parse_uci_move(uci);
+    const auto m = parse_uci_move(pos, uci);
     INFO("move " << uci << " in " << pos.fen());
     REQUIRE(m.has_value());
     return *m;
@@ -65,33 +66,12 @@ bool bitboards_match_board(const Position &pos) {
 }
 
 // Collects the first failure and a count; the test asserts the count once.
-struct Failures {
-    int count = 0;
-    std::string first;
-    void add(const std::string &what) {
-        if (count++ == 0) first = what;
-    }
-};
-
 bool gives_check_matches(Position &pos, Move m) {
     const bool predicted = pos.gives_check(m);
     pos.make_move(m);
     const bool actual = pos.in_check();
     pos.unmake_move(m);
     return predicted == actual;
-}
-
-std::vector<std::string> epd_fens(const std::string &file) {
-    std::ifstream in(std::string(HORIZON_SOURCE_DIR) + "/perft/" + file);
-    std::vector<std::string> out;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty()) continue;
-        std::string err;
-        const auto entry = parse_perft_epd_line(line, err);
-        if (entry) out.push_back(entry->fen);
-    }
-    return out;
 }
 
 } // namespace
@@ -286,7 +266,7 @@ TEST_CASE("Chess960 castling moves print and parse as king takes rook", "[positi
     generate<GenType::ALL>(pos, list);
     std::vector<std::string> castles;
     for (Move m : list)
-        if (m.type() == CASTLING) castles.push_back(pos.move_to_uci(m));
+        if (m.type() == CASTLING) castles.push_back(move_to_uci(pos, m));
     std::sort(castles.begin(), castles.end());
     CHECK(castles == std::vector<std::string>{"c1a1", "c1e1"});
 
@@ -295,12 +275,12 @@ TEST_CASE("Chess960 castling moves print and parse as king takes rook", "[positi
     const Move ooo = legal_move(pos, "c1a1");
     CHECK(ooo == Move::make(C1, A1, CASTLING));
     // The king's destination is also understood when it names no other move.
-    CHECK(pos.parse_uci_move("c1g1") == std::optional<Move>(oo));
+    CHECK(parse_uci_move(pos, "c1g1") == std::optional<Move>(oo));
     // When it does name another move, that move wins: here b1c1 is a plain king step and
     // queen-side castling (king b1 to c1, rook a1 to d1) is only "b1a1".
     Position clash = position_from("rk6/8/8/8/8/8/8/RK6 w Aa - 0 1", true);
-    CHECK(clash.parse_uci_move("b1c1") == std::optional<Move>(Move(B1, C1)));
-    CHECK(clash.parse_uci_move("b1a1") == std::optional<Move>(Move::make(B1, A1, CASTLING)));
+    CHECK(parse_uci_move(clash, "b1c1") == std::optional<Move>(Move(B1, C1)));
+    CHECK(parse_uci_move(clash, "b1a1") == std::optional<Move>(Move::make(B1, A1, CASTLING)));
 
     const std::string before = pos.fen();
     const Key key_before = pos.key();
@@ -352,12 +332,12 @@ TEST_CASE("X-FEN KQkq on a Chess960 setup takes the outermost rooks", "[position
 TEST_CASE("standard castling in UCI notation", "[position][uci]") {
     Position pos = position_from("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     const Move oo = Move::make(E1, H1, CASTLING), ooo = Move::make(E1, A1, CASTLING);
-    CHECK(pos.move_to_uci(oo) == "e1g1");
-    CHECK(pos.move_to_uci(ooo) == "e1c1");
-    CHECK(pos.parse_uci_move("e1g1") == std::optional<Move>(oo));
-    CHECK(pos.parse_uci_move("e1h1") == std::optional<Move>(oo));
-    CHECK(pos.parse_uci_move("e1c1") == std::optional<Move>(ooo));
-    CHECK(pos.parse_uci_move("e1a1") == std::optional<Move>(ooo));
+    CHECK(move_to_uci(pos, oo) == "e1g1");
+    CHECK(move_to_uci(pos, ooo) == "e1c1");
+    CHECK(parse_uci_move(pos, "e1g1") == std::optional<Move>(oo));
+    CHECK(parse_uci_move(pos, "e1h1") == std::optional<Move>(oo));
+    CHECK(parse_uci_move(pos, "e1c1") == std::optional<Move>(ooo));
+    CHECK(parse_uci_move(pos, "e1a1") == std::optional<Move>(ooo));
 
     pos.make_move(oo);
     CHECK(pos.fen() == "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
@@ -367,57 +347,6 @@ TEST_CASE("standard castling in UCI notation", "[position][uci]") {
     pos.make_move(black_ooo);
     CHECK(pos.fen() == "2kr3r/8/8/8/8/8/8/R4RK1 w - - 2 2");
     CHECK(pos.key() == pos.compute_key());
-}
-
-TEST_CASE("parse_uci_move accepts legal moves only", "[position][uci]") {
-    Position pos;
-    CHECK(pos.parse_uci_move("e2e4") == std::optional<Move>(Move(E2, E4)));
-    CHECK(pos.parse_uci_move("g1f3") == std::optional<Move>(Move(G1, F3)));
-    for (const char *bad : {"e2e5", "e7e8x", "", "zzzz", "e2e4e", "e7e5", "e2", "e2e4q", "0000",
-                            "e1g1", "a1a1", "e2e4 "}) {
-        INFO("'" << bad << "'");
-        CHECK_FALSE(pos.parse_uci_move(bad).has_value());
-    }
-
-    Position promo = position_from("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-    CHECK(promo.parse_uci_move("a7a8q") ==
-          std::optional<Move>(Move::make(A7, A8, PROMOTION, QUEEN)));
-    CHECK(promo.parse_uci_move("a7a8n") ==
-          std::optional<Move>(Move::make(A7, A8, PROMOTION, KNIGHT)));
-    CHECK(promo.parse_uci_move("a7a8r") ==
-          std::optional<Move>(Move::make(A7, A8, PROMOTION, ROOK)));
-    CHECK(promo.parse_uci_move("a7a8b") ==
-          std::optional<Move>(Move::make(A7, A8, PROMOTION, BISHOP)));
-    CHECK_FALSE(promo.parse_uci_move("a7a8").has_value());
-    CHECK_FALSE(promo.parse_uci_move("a7a8k").has_value());
-    CHECK_FALSE(promo.parse_uci_move("a7a8p").has_value());
-
-    Position ep = position_from("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
-    CHECK(ep.parse_uci_move("e5f6") == std::optional<Move>(Move::make(E5, F6, EN_PASSANT)));
-    CHECK_FALSE(ep.parse_uci_move("e5d6").has_value()); // d6 was not the double push
-}
-
-TEST_CASE("move_to_uci and parse_uci_move are inverse on every legal move", "[position][uci]") {
-    Failures failures;
-    auto check_all = [&](const std::string &fen, bool chess960) {
-        Position pos = position_from(fen, chess960);
-        MoveList list;
-        generate<GenType::ALL>(pos, list);
-        for (Move m : list) {
-            const std::string text = pos.move_to_uci(m);
-            const auto back = pos.parse_uci_move(text);
-            if (!back || *back != m) failures.add(fen + " move " + text);
-            if (text.size() != 4 + (m.type() == PROMOTION)) failures.add(fen + " length " + text);
-        }
-    };
-    for (const auto &fen : epd_fens("standard.epd"))
-        check_all(fen, false);
-    for (const auto &fen : epd_fens("cpw.epd"))
-        check_all(fen, false);
-    for (const auto &fen : epd_fens("chess960-tricky.epd"))
-        check_all(fen, true);
-    INFO(failures.first);
-    CHECK(failures.count == 0);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -456,7 +385,7 @@ TEST_CASE("random games: incremental state, gives_check, unmake", "[position][ma
             // gives_check against the real thing, for every legal move here.
             for (Move m : list)
                 if (!gives_check_matches(pos, m))
-                    fail.add(tag + ": gives_check " + pos.move_to_uci(m) + " in " + pos.fen());
+                    fail.add(tag + ": gives_check " + move_to_uci(pos, m) + " in " + pos.fen());
 
             // A null move changes only the side to move (and drops en passant).
             if (!pos.in_check()) {
@@ -485,7 +414,7 @@ TEST_CASE("random games: incremental state, gives_check, unmake", "[position][ma
             keys.push_back(pos.key());
             moves.push_back(m);
             const std::string where =
-                tag + ": after " + pos.move_to_uci(m) + " from " + fens.back();
+                tag + ": after " + move_to_uci(pos, m) + " from " + fens.back();
             pos.make_move(m);
             ++plies;
             checks += pos.in_check();
@@ -538,20 +467,20 @@ TEST_CASE("gives_check matches make_move on the perft positions and their childr
         generate<GenType::ALL>(pos, root);
         for (Move m : root) {
             ++tested;
-            if (!gives_check_matches(pos, m)) fail.add(fen + ": " + pos.move_to_uci(m));
+            if (!gives_check_matches(pos, m)) fail.add(fen + ": " + move_to_uci(pos, m));
             pos.make_move(m);
             MoveList replies;
             generate<GenType::ALL>(pos, replies);
             for (Move r : replies) {
                 ++tested;
-                if (!gives_check_matches(pos, r)) fail.add(pos.fen() + ": " + pos.move_to_uci(r));
+                if (!gives_check_matches(pos, r)) fail.add(pos.fen() + ": " + move_to_uci(pos, r));
             }
             pos.unmake_move(m);
         }
     };
-    for (const auto &fen : epd_fens("cpw.epd"))
+    for (const auto &fen : perft_suite_fens("cpw.epd"))
         check_tree(fen, false);
-    for (const auto &fen : epd_fens("chess960-tricky.epd"))
+    for (const auto &fen : perft_suite_fens("chess960-tricky.epd"))
         check_tree(fen, true);
     // Hand-made: discovered check, en passant discovery, promotion check, castling check.
     check_tree("4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", false); // knight uncovers rook
@@ -819,4 +748,61 @@ TEST_CASE("insufficient material", "[position][draw]") {
         CHECK(pos.has_insufficient_material() == c.insufficient);
         CHECK(pos.is_draw(0) == c.insufficient);
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// is_legal: one move, decided without generating
+
+TEST_CASE("is_legal agrees with the generator: every move of the perft suites, moves from "
+          "other positions, every 16-bit value at the roots, random values below them",
+          "[position][is_legal]") {
+    std::mt19937 rng(16);
+    Failures fail;
+    long long asked = 0, legal_count = 0;
+    auto compare = [&](const Position &pos, const MoveList &legal, Move m) {
+        ++asked;
+        const bool expected = legal.contains(m);
+        legal_count += expected;
+        if (pos.is_legal(m) != expected)
+            fail.add(pos.fen() + ": raw move " + std::to_string(m.raw()) + " (" +
+                     square_name(m.from()) + square_name(m.to()) + ") should be " +
+                     (expected ? "legal" : "illegal"));
+    };
+    // Every generated move; the moves of `other` in every type and promotion piece; and
+    // every 16-bit value (roots) or 300 random ones.
+    auto visit = [&](const Position &pos, const MoveList &other, bool every_value) {
+        MoveList legal;
+        generate<GenType::ALL>(pos, legal);
+        for (Move m : legal)
+            compare(pos, legal, m);
+        for (Move m : other)
+            for (MoveType type : {NORMAL, PROMOTION, EN_PASSANT, CASTLING})
+                for (PieceType promo : {KNIGHT, BISHOP, ROOK, QUEEN})
+                    compare(pos, legal, Move::make(m.from(), m.to(), type, promo));
+        if (every_value) {
+            for (unsigned raw = 0; raw < 65536; ++raw)
+                compare(pos, legal, Move(std::uint16_t(raw)));
+        } else {
+            for (int i = 0; i < 300; ++i)
+                compare(pos, legal, Move(std::uint16_t(rng())));
+        }
+    };
+    auto sweep = [&](const std::string &fen, bool chess960) {
+        Position pos = position_from(fen, chess960);
+        MoveList root;
+        generate<GenType::ALL>(pos, root);
+        visit(pos, MoveList{}, true);
+        for (Move m : root) {
+            pos.make_move(m);
+            visit(pos, root, false); // the parent's moves, mostly illegal now
+            pos.unmake_move(m);
+        }
+    };
+    for_each_perft_position(8, [&](const std::string &fen, bool chess960, const std::string &) {
+        sweep(fen, chess960);
+    });
+    INFO(fail.first);
+    CHECK(fail.count == 0);
+    CHECK(asked > 10000000);
+    CHECK(legal_count > 100000);
 }

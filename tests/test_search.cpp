@@ -12,6 +12,7 @@
 #include "core/position.hpp"
 #include "engine/engine.hpp"
 #include "movegen/movegen.hpp"
+#include "notation/uci_move.hpp"
 #include "search/search.hpp"
 #include "search/tt.hpp"
 #include "tools/bench.hpp"
@@ -43,7 +44,7 @@ Searched search(Engine& engine, const std::string& fen, int depth, std::uint64_t
     return s;
 }
 
-std::string uci(const Engine& engine, Move m) { return engine.position().move_to_uci(m); }
+std::string uci(const Engine& engine, Move m) { return move_to_uci(engine.position(), m); }
 
 } // namespace
 

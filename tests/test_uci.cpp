@@ -21,6 +21,7 @@
 #include "eval/params.hpp"
 #include "eval/wdl.hpp"
 #include "movegen/movegen.hpp"
+#include "notation/uci_move.hpp"
 #include "uci/uci.hpp"
 
 #include "support.hpp"
@@ -248,7 +249,7 @@ SearchOutput check_search_output(const std::vector<std::string>& lines, const Po
             Position p = root;
             for (const auto& mv : info.pv) {
                 INFO("pv move " << mv << " in " << p.fen());
-                const auto m = p.parse_uci_move(mv);
+                const auto m = parse_uci_move(p, mv);
                 REQUIRE(m);
                 p.make_move(*m);
             }
@@ -270,7 +271,7 @@ SearchOutput check_search_output(const std::vector<std::string>& lines, const Po
     }
     REQUIRE(!out.infos.empty());
     if (has_legal_move(root)) {
-        const auto best = root.parse_uci_move(out.best);
+        const auto best = parse_uci_move(root, out.best);
         INFO("bestmove " << out.best << " in " << root.fen());
         REQUIRE(best);
         REQUIRE(!out.infos.back().pv.empty());
@@ -279,7 +280,7 @@ SearchOutput check_search_output(const std::vector<std::string>& lines, const Po
             Position after = root;
             after.make_move(*best);
             INFO("ponder " << *out.ponder << " in " << after.fen());
-            CHECK(after.parse_uci_move(*out.ponder));
+            CHECK(parse_uci_move(after, *out.ponder));
         }
     } else {
         CHECK(out.best == "0000");
@@ -503,7 +504,7 @@ TEST_CASE("position startpos / fen with moves", "[uci]") {
 
     CHECK(s.run("position startpos moves e2e4 e7e5 g1f3").empty());
     Position expect = position_from(START);
-    for (const char* mv : {"e2e4", "e7e5", "g1f3"}) expect.make_move(*expect.parse_uci_move(mv));
+    for (const char* mv : {"e2e4", "e7e5", "g1f3"}) expect.make_move(*parse_uci_move(expect, mv));
     CHECK(s.engine.position().fen() == expect.fen());
     CHECK(s.engine.position().key() == expect.key());
 
@@ -513,7 +514,7 @@ TEST_CASE("position startpos / fen with moves", "[uci]") {
 
     CHECK(s.run("position fen " + kiwipete + " moves e1g1 a6e2 c3e2").empty());
     Position k = position_from(kiwipete);
-    for (const char* mv : {"e1g1", "a6e2", "c3e2"}) k.make_move(*k.parse_uci_move(mv));
+    for (const char* mv : {"e1g1", "a6e2", "c3e2"}) k.make_move(*parse_uci_move(k, mv));
     CHECK(s.engine.position().fen() == k.fen());
     CHECK(s.engine.position().side_to_move() == BLACK);
 
@@ -646,7 +647,7 @@ TEST_CASE("go mate finds a mate in two", "[uci]") {
     const auto& last = out.infos.back();
     CHECK(last.score_kind == "mate");
     CHECK(last.score == 2);
-    const auto best = root.parse_uci_move(out.best);
+    const auto best = parse_uci_move(root, out.best);
     REQUIRE(best);
     CHECK(forces_mate_in_two(root, *best));
 }
@@ -661,7 +662,7 @@ TEST_CASE("go finds a mate in two for black", "[uci]") {
     const auto out = check_search_output(s.go("go depth 6"), root);
     CHECK(out.infos.back().score_kind == "mate");
     CHECK(out.infos.back().score == 2);
-    CHECK(forces_mate_in_two(root, *root.parse_uci_move(out.best)));
+    CHECK(forces_mate_in_two(root, *parse_uci_move(root, out.best)));
 }
 
 TEST_CASE("go: mate in one - and being mated in one", "[uci]") {
@@ -1000,7 +1001,7 @@ TEST_CASE("runs of whitespace and tabs separate tokens", "[uci]") {
     Session s;
     CHECK(s.run("  position   startpos\tmoves e2e4 ").empty());
     Position expect = position_from(START);
-    expect.make_move(*expect.parse_uci_move("e2e4"));
+    expect.make_move(*parse_uci_move(expect, "e2e4"));
     CHECK(s.engine.position().fen() == expect.fen());
 
     CHECK(s.run("setoption\tname  Move   Overhead \t value\t 77").empty());
@@ -1059,7 +1060,7 @@ TEST_CASE("go perft prints divide and the node count", "[uci]") {
         const auto colon = out[std::size_t(i)].find(": ");
         REQUIRE(colon != std::string::npos);
         const std::string mv = out[std::size_t(i)].substr(0, colon);
-        CHECK(s.engine.position().parse_uci_move(mv));
+        CHECK(parse_uci_move(s.engine.position(), mv));
         moves.insert(mv);
         sum += std::stoll(out[std::size_t(i)].substr(colon + 2));
     }
@@ -1336,7 +1337,7 @@ TEST_CASE("format_info puts wdl after the score and its bound", "[uci][wdl]") {
     r.score = 40;
     r.bound = BOUND_LOWER;
     r.nodes = 100;
-    r.pv = {*root.parse_uci_move("e2e4")};
+    r.pv = {*parse_uci_move(root, "e2e4")};
     WdlModel m;
     m.a[3] = 150;
     m.b[3] = 80;

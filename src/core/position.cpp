@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "core/zobrist.hpp"
-#include "movegen/movegen.hpp"
 
 namespace horizon {
 
@@ -508,45 +507,65 @@ bool Position::gives_check(Move m) const {
 }
 
 bool Position::is_legal(Move m) const {
-    MoveList list;
-    generate<GenType::ALL>(*this, list);
-    return list.contains(m);
-}
-
-bool Position::is_surely_legal(Move m) const {
-    // A normal move has no promotion bits: anything else is not a move we generate.
-    if (!m.is_ok() || m.type() != NORMAL || m.promotion_type() != KNIGHT || in_check())
-        return false;
+    if (!m.is_ok()) return false;
     const Color us = side_, them = ~us;
     const Square from = m.from(), to = m.to();
     const Piece pc = board_[from];
     if (pc == NO_PIECE || color_of(pc) != us) return false;
+    // Only promotions carry a promotion piece: any other bits there are not a move of ours.
+    if (m.type() != PROMOTION && m.promotion_type() != KNIGHT) return false;
+    if (m.type() == CASTLING) return is_legal_castling(from, to);
+
     const Piece victim = board_[to];
     if (victim != NO_PIECE && (color_of(victim) == us || type_of(victim) == KING)) return false;
     const PieceType pt = type_of(pc);
-    const Bitboard occ = pieces();
+    Square captured_on = to;
     if (pt == PAWN) {
-        const int last = relative_rank(us, 7);
-        if (rank_of(to) == last) return false; // a promotion would say so
+        const bool to_last_rank = rank_of(to) == relative_rank(us, 7);
+        if ((m.type() == PROMOTION) != to_last_rank) return false;
         const int push = pawn_push(us);
-        if (victim != NO_PIECE) {
-            if (!(pawn_attacks(us, from) & square_bb(to))) return false;
+        const bool diagonal = pawn_attacks(us, from) & square_bb(to);
+        if (m.type() == EN_PASSANT) {
+            if (to != st_.ep_square || !diagonal) return false;
+            captured_on = Square(int(to) - push);
+        } else if (victim != NO_PIECE) {
+            if (!diagonal) return false;
         } else if (int(to) == int(from) + push) {
         } else if (int(to) == int(from) + 2 * push && rank_of(from) == relative_rank(us, 1) &&
                    empty(Square(int(from) + push))) {
         } else {
             return false;
         }
-    } else if (!(piece_attacks(pt, from, occ) & square_bb(to))) {
-        return false;
+    } else {
+        if (m.type() != NORMAL || !(piece_attacks(pt, from, pieces()) & square_bb(to)))
+            return false;
+        // The king may not step onto an attacked square (looked at with the king lifted).
+        if (pt == KING) return !(attackers_to(to, pieces() ^ square_bb(from)) & pieces(them));
     }
-    const Bitboard after = (occ ^ square_bb(from)) | square_bb(to);
-    const Bitboard enemies = pieces(them) & ~square_bb(to);
-    if (pt == KING) return !(attackers_to(to, after) & enemies);
-    // Not in check: only a slider uncovered by the move can attack the king.
-    const Square ksq = king_square(us);
-    return !(rook_attacks(ksq, after) & enemies & pieces(ROOK, QUEEN)) &&
-           !(bishop_attacks(ksq, after) & enemies & pieces(BISHOP, QUEEN));
+    // Any other move: our king is not attacked on the board after it.
+    const Bitboard after = (pieces() ^ square_bb(from) ^ square_bb(captured_on)) | square_bb(to);
+    return !(attackers_to(king_square(us), after) & pieces(them) & ~square_bb(captured_on));
+}
+
+bool Position::is_legal_castling(Square king_from, Square rook_from) const {
+    const Color us = side_;
+    if (board_[king_from] != make_piece(us, KING) || board_[rook_from] != make_piece(us, ROOK) ||
+        in_check())
+        return false;
+    const int index = castling_index(us, file_of(rook_from) > file_of(king_from));
+    if (!can_castle(index) || castling_rook_[index] != rook_from ||
+        (castling_path_[index] & pieces()))
+        return false;
+    // No square the king crosses or lands on is attacked, seen with king and rook lifted (a
+    // Chess960 rook may have shielded the king's destination).
+    const Bitboard lifted = pieces() ^ square_bb(king_from) ^ square_bb(rook_from);
+    for (Bitboard b = between_bb(king_from, castling_king_destination(index)); b;)
+        if (attackers_to(pop_lsb(b), lifted) & pieces(~us)) return false;
+    return true;
+}
+
+bool Position::is_surely_legal(Move m) const {
+    return m.type() == NORMAL && !in_check() && is_legal(m);
 }
 
 int Position::see_value(PieceType pt) {
@@ -608,41 +627,6 @@ bool Position::has_insufficient_material() const {
     if (pieces(KNIGHT)) return false;
     const Bitboard bishops = pieces(BISHOP);
     return !(bishops & DARK_SQUARES_BB) || !(bishops & ~DARK_SQUARES_BB);
-}
-
-std::string Position::move_to_uci(Move m) const {
-    if (m == Move::none()) return "0000";
-    if (m == Move::null()) return "0000";
-    Square to = m.to();
-    if (m.type() == CASTLING && !chess960_)
-        to = castling_king_destination(castling_index(side_, file_of(to) > file_of(m.from())));
-    std::string s = square_name(m.from()) + square_name(to);
-    if (m.type() == PROMOTION) s += " pnbrqk"[m.promotion_type()];
-    return s;
-}
-
-std::optional<Move> Position::parse_uci_move(std::string_view text) const {
-    if (text.size() != 4 && text.size() != 5) return std::nullopt;
-    MoveList list;
-    generate<GenType::ALL>(*this, list);
-    for (Move m : list) {
-        if (move_to_uci(m) == text) return m;
-        // Castling is also accepted as king-takes-rook outside Chess960 mode, and as the
-        // king's destination in Chess960 when that is unambiguous.
-        if (m.type() == CASTLING) {
-            const std::string alt = square_name(m.from()) + square_name(m.to());
-            const Square kto =
-                castling_king_destination(castling_index(side_, file_of(m.to()) > file_of(m.from())));
-            const std::string std_form = square_name(m.from()) + square_name(kto);
-            if (text == alt) return m;
-            if (text == std_form && kto != m.from()) {
-                bool clash = false;
-                for (Move o : list) clash |= (o != m && move_to_uci(o) == text);
-                if (!clash) return m;
-            }
-        }
-    }
-    return std::nullopt;
 }
 
 std::string Position::pretty() const {

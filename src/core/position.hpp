@@ -81,11 +81,12 @@ public:
     Bitboard attackers_to(Square s) const { return attackers_to(s, pieces()); }
 
     // Moves.
-    bool is_legal(Move m) const; // full legality (slow; not used by the generator)
-    // A quick legality check for a move from a table (TT move) that may not belong here:
-    // true only when `m` is certainly legal. It decides normal moves and captures when not
-    // in check, without generating; for the rest (castling, en passant, promotions, or
-    // any move while in check) it answers false and the caller generates instead.
+    // Whether `m` is a legal move here, decided for that one move without generating the
+    // others: exactly the moves the legal generator produces (any 16-bit value may be
+    // asked, e.g. a move from the transposition table or from another thread).
+    bool is_legal(Move m) const;
+    // is_legal restricted to normal moves (no castling, en passant or promotion) when not
+    // in check: what the move picker plays as a TT move before generating anything.
     bool is_surely_legal(Move m) const;
     bool gives_check(Move m) const;
     bool is_capture(Move m) const {
@@ -114,11 +115,6 @@ public:
         return is_fifty_move_draw() || has_insufficient_material() || is_repetition(ply);
     }
 
-    // UCI notation.
-    std::string move_to_uci(Move m) const;
-    // Parses a UCI move and returns it only when it is legal here.
-    std::optional<Move> parse_uci_move(std::string_view text) const;
-
     // A human-readable board for `d`.
     std::string pretty() const;
 
@@ -135,6 +131,7 @@ private:
     void move_piece(Square from, Square to);
     void set_castling_right(Color c, Square rook_sq);
     void do_castling(bool undo, Color us, Square king_from, Square rook_from);
+    bool is_legal_castling(Square king_from, Square rook_from) const;
     Bitboard compute_checkers() const;
     std::optional<FenError> validate() const;
 

@@ -1,6 +1,7 @@
 #include "engine/engine.hpp"
 
 #include "movegen/movegen.hpp"
+#include "notation/uci_move.hpp"
 
 namespace horizon {
 
@@ -16,7 +17,7 @@ std::optional<std::string> Engine::set_position(const std::string& fen,
     Position next;
     if (auto err = next.set_fen(fen, chess960_)) return "bad FEN: " + err->message;
     for (std::size_t i = 0; i < moves.size(); ++i) {
-        auto m = next.parse_uci_move(moves[i]);
+        auto m = parse_uci_move(next, moves[i]);
         if (!m)
             return "move " + std::to_string(i + 1) + " '" + moves[i].substr(0, 16) +
                    "' is illegal or malformed in " + next.fen();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "notation/uci_move.hpp"
 #include "tools/eval_file_flag.hpp"
 
 namespace horizon {
@@ -73,7 +74,7 @@ BenchResult run_bench(int depth, std::ostream& out, int threads, const EvalWeigh
         }
         const SearchResult r = engine.search_sync(limits, [](const SearchReport&) {});
         out << "Position " << (i + 1) << "/" << BENCH_FEN_COUNT << ": "
-            << engine.position().move_to_uci(r.best) << " " << r.nodes << " nodes\n";
+            << move_to_uci(engine.position(), r.best) << " " << r.nodes << " nodes\n";
         result.nodes += r.nodes;
     }
     result.ms = std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -25,6 +25,7 @@
 #include "core/position.hpp"
 #include "engine/engine.hpp"
 #include "movegen/movegen.hpp"
+#include "notation/uci_move.hpp"
 
 namespace horizon {
 
@@ -193,7 +194,7 @@ std::optional<GameRecord> play_game(Engine& engine, std::uint64_t number,
             break;
         }
 
-        const std::string uci = pos.move_to_uci(r.best);
+        const std::string uci = move_to_uci(pos, r.best);
         pos.make_move(r.best);
         if (pos.rule50() == 0) {
             anchor = pos.fen();

@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include "movegen/perft.hpp"
+#include "notation/uci_move.hpp"
 #include "tools/subprocess.hpp"
 
 namespace horizon {
@@ -213,7 +214,7 @@ int perft_main(int argc, const char* const* argv) {
         std::uint64_t nodes = 0;
         if (args.count("divide")) {
             for (const auto& [m, n] : perft_divide(pos, depth)) {
-                std::cout << pos.move_to_uci(m) << ": " << n << "\n";
+                std::cout << move_to_uci(pos, m) << ": " << n << "\n";
                 nodes += n;
             }
             std::cout << "\n";

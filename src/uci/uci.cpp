@@ -13,6 +13,7 @@
 #include "eval/wdl.hpp"
 #include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
+#include "notation/uci_move.hpp"
 #include "tools/bench.hpp"
 
 namespace horizon {
@@ -277,7 +278,7 @@ void UciLoop::cmd_go(const std::vector<std::string>& args) {
         if (key == "searchmoves") {
             while (i + 1 < args.size() && !GO_KEYWORDS.count(args[i + 1])) {
                 ++i;
-                if (auto m = pos.parse_uci_move(args[i])) searchmoves.push_back(*m);
+                if (auto m = parse_uci_move(pos, args[i])) searchmoves.push_back(*m);
                 else info_string("searchmoves: '" + clip(args[i]) + "' is not a legal move; ignored");
             }
             continue;
@@ -335,11 +336,11 @@ void UciLoop::cmd_go(const std::vector<std::string>& args) {
         out_.line(format_info(r, root, wdl ? &*wdl : nullptr));
     };
     cb.on_bestmove = [this, root](Move best, Move ponder) {
-        std::string line = "bestmove " + root.move_to_uci(best);
+        std::string line = "bestmove " + move_to_uci(root, best);
         if (best && ponder) {
             Position after = root;
             after.make_move(best);
-            line += " ponder " + after.move_to_uci(ponder);
+            line += " ponder " + move_to_uci(after, ponder);
         }
         out_.line(line);
     };
@@ -368,7 +369,7 @@ std::string UciLoop::format_info(const SearchReport& r, const Position& root,
         Position p = root;
         for (Move m : r.pv) {
             s += ' '; // not `" " + ...`: GCC 12 warns falsely on that (-Wrestrict, PR105329)
-            s += p.move_to_uci(m);
+            s += move_to_uci(p, m);
             p.make_move(m);
         }
     }
@@ -383,7 +384,7 @@ void UciLoop::cmd_perft(const std::vector<std::string>& args) {
     const auto start = std::chrono::steady_clock::now();
     std::uint64_t total = 0;
     for (const auto& [m, n] : perft_divide(pos, depth)) {
-        out_.line(pos.move_to_uci(m) + ": " + std::to_string(n));
+        out_.line(move_to_uci(pos, m) + ": " + std::to_string(n));
         total += n;
     }
     const double secs =
