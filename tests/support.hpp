@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,16 @@ struct Failures {
         if (count++ == 0) first = what;
     }
 };
+
+// The whole content of a file (the test fails when it cannot be read).
+inline std::string read_text_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    INFO("reading " << path);
+    REQUIRE(in.good());
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 
 // The FENs of a perft suite in perft/ (lines that do not parse are left out).
 inline std::vector<std::string> perft_suite_fens(const std::string& file) {
