@@ -6,6 +6,7 @@
 #
 #   scripts/analyze_figure.sh [HORIZON] [GAME.pgn]
 #   (defaults: build/release/horizon, tests/data/analyze/game40.pgn: Byrne-Fischer 1956, 41 moves)
+#   MOVETIME=5 scripts/analyze_figure.sh   only checks that the script works (the figure is at 100)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 horizon=${1:-$root/build/release/horizon}
@@ -15,7 +16,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 
 start=$(date +%s.%N)
-"$horizon" analyze "$game" --movetime 100 --threads 1 -o "$work/annotated.pgn" \
+"$horizon" analyze "$game" --movetime "${MOVETIME:-100}" --threads 1 -o "$work/annotated.pgn" \
     --plot "$work" >"$work/summary" 2>"$work/stderr"
 end=$(date +%s.%N)
 
@@ -40,5 +41,5 @@ if command -v pgn-extract >/dev/null 2>&1 || [ -x /usr/games/pgn-extract ]; then
         cat "$work/extract" >&2
         exit 1
     fi
-    echo "read back by pgn-extract: $(grep -c 'matched' "$work/extract") report, no errors ($(tail -n 1 "$work/extract"))"
+    echo "read back by pgn-extract without errors: $(tail -n 1 "$work/extract")"
 fi

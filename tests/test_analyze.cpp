@@ -35,15 +35,6 @@ std::string data_path(const std::string& name) {
     return std::string(HORIZON_SOURCE_DIR) + "/tests/data/analyze/" + name;
 }
 
-std::string read_text(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    INFO("reading " << path);
-    REQUIRE(in.good());
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 // Tags, moves (with comments, NAGs and variations) and result alike.
 bool same_game(const PgnGame& a, const PgnGame& b) {
     return a.tags == b.tags && a.moves == b.moves && a.result == b.result;
@@ -116,13 +107,15 @@ std::size_t plot_points(const std::string& svg) {
     const std::string points = svg.substr(begin, svg.find('"', begin) - begin);
     std::istringstream in(points);
     std::size_t n = 0;
-    for (std::string pair; in >> pair; ++n) CHECK(std::count(pair.begin(), pair.end(), ',') == 1);
+    for (std::string pair; in >> pair; ++n)
+        CHECK(std::count(pair.begin(), pair.end(), ',') == 1);
     return n;
 }
 
 std::size_t occurrences(const std::string& text, const std::string& what) {
     std::size_t n = 0;
-    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+        ++n;
     return n;
 }
 
@@ -168,8 +161,7 @@ TEST_CASE("analyze: the thresholds of ?!, ? and ??", "[analyze]") {
     CHECK(expected_permille({301, 399, 300}) == 500);
 }
 
-TEST_CASE("analyze: a move's loss is judged by the WDL model, not by centipawns",
-          "[analyze]") {
+TEST_CASE("analyze: a move's loss is judged by the WDL model, not by centipawns", "[analyze]") {
     const int full = 78, ending = 20;
     CHECK(move_loss_permille(model(), 50, full, 50, full) == 0);
     CHECK(move_loss_permille(model(), 50, full, 120, full) == 0); // a gain is no loss
@@ -189,7 +181,8 @@ TEST_CASE("analyze: a move's loss is judged by the WDL model, not by centipawns"
     CHECK(move_loss_permille(model(), mate_in(3), full, mated_in(2), full) == 1000);
     CHECK(move_loss_permille(model(), mate_in(3), full, mate_in(9), full) == 0);
     // The loss is exactly the drop of expected_permille at each position's material.
-    const Wdl before = wdl_from_score(model(), 80, full), after = wdl_from_score(model(), -150, ending);
+    const Wdl before = wdl_from_score(model(), 80, full),
+              after = wdl_from_score(model(), -150, ending);
     CHECK(move_loss_permille(model(), 80, full, -150, ending) ==
           expected_permille(before) - expected_permille(after));
 }
@@ -205,7 +198,8 @@ TEST_CASE("analyze: [%eval] values, written and read", "[analyze]") {
     CHECK(eval_text(mated_in(2)) == "#-1");
     CHECK(eval_text(-SCORE_MATE) == "#-0");
     CHECK(eval_text(SCORE_MATE) == "#0");
-    for (Score s : {0, 1, -1, 25, -130, 999, -2500}) CHECK(parse_eval_text(eval_text(s)) == s);
+    for (Score s : {0, 1, -1, 25, -130, 999, -2500})
+        CHECK(parse_eval_text(eval_text(s)) == s);
     for (Score s : {mate_in(1), mate_in(6), mated_in(4), SCORE_MATE, -SCORE_MATE}) {
         const auto back = parse_eval_text(eval_text(s));
         REQUIRE(back.has_value());
@@ -272,7 +266,8 @@ TEST_CASE("analyze: the annotated game reads back with its evaluations, marks an
     evals[3] = {-50, {}, 5, 0, {}}; // the better line for 2... Ke7: 2... Nc6 3. Bc4
     const Position before_ke7 = [&] {
         Position p = game.start;
-        for (int i = 0; i < 3; ++i) p.make_move(move(i));
+        for (int i = 0; i < 3; ++i)
+            p.make_move(move(i));
         return p;
     }();
     const ParsedMove nc6 = parse_san(before_ke7, "Nc6");
@@ -316,7 +311,8 @@ TEST_CASE("analyze: the annotated game reads back with its evaluations, marks an
     REQUIRE(better.moves.size() == 2);
     CHECK(better.moves[0].move == nc6.move);
     CHECK(eval_of(better.moves[0].comment_after) == 50);
-    for (std::size_t i : {0u, 1u, 2u, 4u}) CHECK(judgement_of(moves[i]) == Judgement::GOOD);
+    for (std::size_t i : {0u, 1u, 2u, 4u})
+        CHECK(judgement_of(moves[i]) == Judgement::GOOD);
     // The summary closes the game.
     const std::string& closing = moves.back().comment_after;
     CHECK(closing.find("[%eval #0] Tester 1.0, 10 nodes a move. White: average loss") == 0);
@@ -333,7 +329,8 @@ TEST_CASE("analyze: the SVG plot is well formed and has a point per position", "
     GamePlot plot;
     plot.title = "Smith & <Jones>, 1-0";
     plot.subtitle = "O'Hara's \"Open\"";
-    for (int i = 0; i < 21; ++i) plot.white.push_back({50 * i / 2, 1000 - 50 * i / 2 - 10, 10});
+    for (int i = 0; i < 21; ++i)
+        plot.white.push_back({50 * i / 2, 1000 - 50 * i / 2 - 10, 10});
     plot.marks.push_back({7, Judgement::MISTAKE, "4. Nxe5? (mistake by White)"});
     plot.marks.push_back({12, Judgement::BLUNDER, "6... Qh4?? <blunder>"});
     const std::string svg = plot_svg(plot);
@@ -477,10 +474,12 @@ TEST_CASE("epd: horizon epd counts, prints a line per position and sets the exit
           "[epd][e2e]") {
     test::TempDir dir;
     const std::string with_impossible = dir.write("tiny.epd", tiny_suite(true));
-    const ShellRun r = run_horizon("epd '" + with_impossible + "' --nodes 20000 --threads 1", false);
+    const ShellRun r =
+        run_horizon("epd '" + with_impossible + "' --nodes 20000 --threads 1", false);
     INFO(r.output);
     CHECK(r.status == 1);
-    CHECK(r.output.find("4 positions; 20000 nodes a move, 1 thread") != std::string::npos);
+    CHECK(r.output.find("4 positions; " + engine_identity().name + " ") != std::string::npos);
+    CHECK(r.output.find(", 20000 nodes a move, 1 thread") != std::string::npos);
     CHECK(occurrences(r.output, "FAILED") == 1);
     CHECK(r.output.find("FAILED  impossible  played Rd8# (#1, depth ") != std::string::npos);
     CHECK(r.output.find("), expected h3\n") != std::string::npos);
@@ -494,6 +493,25 @@ TEST_CASE("epd: horizon epd counts, prints a line per position and sets the exit
     INFO(ok.output);
     CHECK(ok.status == 0);
     CHECK(ok.output.find("Solved 3 of 3 (100.0%)") != std::string::npos);
+}
+
+TEST_CASE("epd: another UCI engine runs the suite, judged the same way", "[epd][e2e]") {
+    // Horizon itself as the other engine: spoken to over UCI, as Stockfish would be.
+    test::TempDir dir;
+    const std::string suite = dir.write("tiny.epd", tiny_suite(true));
+    const ShellRun r = run_horizon(
+        "epd '" + suite + "' --nodes 20000 --engine '" + std::string(HORIZON_BINARY) + "'", false);
+    INFO(r.output);
+    CHECK(r.status == 1);
+    CHECK(r.output.find("4 positions; " + engine_identity().name + " ") != std::string::npos);
+    CHECK(occurrences(r.output, "solved  ") == 3);
+    CHECK(r.output.find("FAILED  impossible  played Rd8# (#1, depth ") != std::string::npos);
+    CHECK(r.output.find("Solved 3 of 4 (75.0%)") != std::string::npos);
+
+    const ShellRun missing = run_horizon("epd '" + suite + "' --engine '" + dir.path("none") + "'");
+    INFO(missing.output);
+    CHECK(missing.status == 2);
+    CHECK(missing.output.find("horizon epd: ") != std::string::npos);
 }
 
 TEST_CASE("epd: the Win at Chess suite is all there and readable", "[epd]") {
@@ -531,16 +549,17 @@ TEST_CASE("analyze: a short game end to end at fixed nodes", "[analyze][e2e]") {
     CHECK(r.output.find("Game 1: Trusting - Trapper, 0-1 (14 plies)") != std::string::npos);
     CHECK(r.output.find("  White (Trusting): 7 moves, average loss ") != std::string::npos);
     CHECK(r.output.find("  Black (Trapper): 7 moves, average loss ") != std::string::npos);
-    CHECK(r.output.find("1 games analysed, 0 left out; 15 positions") != std::string::npos);
+    CHECK(r.output.find("1 game analysed, 0 left out; 15 positions") != std::string::npos);
     CHECK(r.output.find("in the search") != std::string::npos);
 
     // The output is Horizon's own analysis of the game, read back whole.
-    const PgnGame original = first_game(read_text(data_path("short.pgn")));
+    const PgnGame original = first_game(read_text_file(data_path("short.pgn")));
     const GameAnalysis a = library_analysis(original, TEST_NODES);
     PgnGame expected = original;
     const auto& id = engine_identity();
-    annotate_game(expected, a, {id.name + " " + id.version, std::to_string(TEST_NODES) + " nodes a move", 10});
-    const auto games = read_pgn(read_text(out));
+    annotate_game(expected, a,
+                  {id.name + " " + id.version, std::to_string(TEST_NODES) + " nodes a move", 10});
+    const auto games = read_pgn(read_text_file(out));
     REQUIRE(games.size() == 1);
     const PgnGame& back = games[0];
     REQUIRE_FALSE(back.error.has_value());
@@ -562,7 +581,8 @@ TEST_CASE("analyze: a short game end to end at fixed nodes", "[analyze][e2e]") {
         pos.make_move(moves[i].move);
         const Score before = mover == WHITE ? before_white : -before_white;
         const Score after = mover == WHITE ? after_white : -after_white;
-        const int loss = move_loss_permille(model(), before, material_before, after, wdl_material(pos));
+        const int loss =
+            move_loss_permille(model(), before, material_before, after, wdl_material(pos));
         const Judgement mark = judgement_of(moves[i]);
         if (mark != Judgement::GOOD) {
             ++marked;
@@ -577,13 +597,14 @@ TEST_CASE("analyze: a short game end to end at fixed nodes", "[analyze][e2e]") {
         }
         before_white = after_white;
     }
-    CHECK(marked == std::count_if(a.moves.begin(), a.moves.end(),
-                                  [](const MoveJudgement& m) { return m.judgement != Judgement::GOOD; }));
-    CHECK(marked >= 1); // White walks into a trap
+    CHECK(marked == std::count_if(a.moves.begin(), a.moves.end(), [](const MoveJudgement& m) {
+              return m.judgement != Judgement::GOOD;
+          }));
+    CHECK(marked >= 1);                                        // White walks into a trap
     CHECK(eval_of(moves.back().comment_after) == -SCORE_MATE); // White is mated
 
     // The plot of the game: one point per position, one circle per mark.
-    const std::string svg = read_text(plots + "/game-1.svg");
+    const std::string svg = read_text_file(plots + "/game-1.svg");
     CHECK(unbalanced_tags(svg) == "");
     CHECK(plot_points(svg) == 15);
     CHECK(occurrences(svg, "<circle") == std::size_t(marked));
@@ -620,7 +641,8 @@ TEST_CASE("analyze: the best lines of a position and of an EPD file", "[analyze]
     const Position pos = position_from(std::string(QUEEN_TRADE) + " 0 1");
     const auto lines = best_lines(engine, pos, node_limit(5000), 10);
     CHECK(lines.size() == 3); // Qxd2, Kxd2 and Kf1 are all there is
-    for (std::size_t i = 1; i < lines.size(); ++i) CHECK(lines[i - 1].score >= lines[i].score);
+    for (std::size_t i = 1; i < lines.size(); ++i)
+        CHECK(lines[i - 1].score >= lines[i].score);
     const std::string table = lines_table(pos, lines);
     CHECK(std::count(table.begin(), table.end(), '\n') == 4);
     CHECK(lines_table(position_from("7k/5QQ1/8/8/8/8/8/K7 b - - 0 1"), {}) ==
@@ -641,8 +663,10 @@ TEST_CASE("analyze: game ranges", "[analyze]") {
     std::string error;
     const auto r = GameRange::parse("2,5-7,10-", error);
     REQUIRE(r.has_value());
-    for (std::uint64_t n : {2, 5, 6, 7, 10, 11, 1000}) CHECK(r->contains(n));
-    for (std::uint64_t n : {1, 3, 4, 8, 9}) CHECK_FALSE(r->contains(n));
+    for (std::uint64_t n : {2, 5, 6, 7, 10, 11, 1000})
+        CHECK(r->contains(n));
+    for (std::uint64_t n : {1, 3, 4, 8, 9})
+        CHECK_FALSE(r->contains(n));
     CHECK(r->last() == UINT64_MAX);
     const auto head = GameRange::parse("-4", error);
     REQUIRE(head.has_value());
@@ -654,16 +678,16 @@ TEST_CASE("analyze: game ranges", "[analyze]") {
     }
 }
 
-TEST_CASE("analyze and epd: bad input gets one clear message and no crash",
-          "[analyze][epd][e2e]") {
+TEST_CASE("analyze and epd: bad input gets one clear message and no crash", "[analyze][epd][e2e]") {
     test::TempDir dir;
-    const std::string game = read_text(data_path("short.pgn"));
+    const std::string game = read_text_file(data_path("short.pgn"));
     const std::string cut_in_moves = dir.write("cut.pgn", game.substr(0, game.find("Qg5") + 5));
     const std::string cut_in_tag = dir.write("tag.pgn", game.substr(0, game.find("Trusting") + 3));
-    const std::string cut_in_comment = dir.write("comment.pgn", "[White \"a\"]\n\n1. e4 {never closed");
-    const std::string illegal = dir.write("illegal.epd", std::string(MATE_IN_ONE) +
-                                                             " bm Rd8#; id \"fine\";\n" +
-                                                             MATE_IN_ONE + " bm Qd8; id \"bad\";\n");
+    const std::string cut_in_comment =
+        dir.write("comment.pgn", "[White \"a\"]\n\n1. e4 {never closed");
+    const std::string illegal =
+        dir.write("illegal.epd", std::string(MATE_IN_ONE) + " bm Rd8#; id \"fine\";\n" +
+                                     MATE_IN_ONE + " bm Qd8; id \"bad\";\n");
     const std::string empty = dir.write("empty.pgn", "");
     const std::string missing = dir.path("missing.pgn");
     struct Case {
@@ -681,14 +705,17 @@ TEST_CASE("analyze and epd: bad input gets one clear message and no crash",
         {"analyze '" + cut_in_tag + "' --nodes 100", 1, "game 1"},
         {"analyze '" + cut_in_comment + "' --nodes 100", 1, "game 1"},
         {"analyze '" + empty + "' --nodes 100", 2, "no game to analyse"},
-        {"analyze '" + data_path("short.pgn") + "' --games 3-1", 2, "--games '3-1': '3-1' runs backwards"},
+        {"analyze '" + data_path("short.pgn") + "' --games 3-1", 2,
+         "--games '3-1': '3-1' runs backwards"},
         {"analyze '" + data_path("short.pgn") + "' --games 7", 2, "no game to analyse"},
         {"analyze '" + data_path("short.pgn") + "' --depth 3 --nodes 100", 2, "not several"},
-        {"analyze '" + data_path("short.pgn") + "' --movetime 0", 2, "--movetime must be a whole number from 1"},
+        {"analyze '" + data_path("short.pgn") + "' --movetime 0", 2,
+         "--movetime must be a whole number from 1"},
         {"analyze '" + data_path("short.pgn") + "' --threads x", 2, "--threads must be"},
         {"analyze '" + data_path("short.pgn") + "' --multipv 2", 2, "--multipv is for"},
         {"analyze '" + illegal + "' --plot d", 2, "--plot is for PGN files"},
-        {"analyze '" + data_path("short.pgn") + "' -o '" + dir.path("no/such/dir/out.pgn") + "'", 2, "cannot write"},
+        {"analyze '" + data_path("short.pgn") + "' -o '" + dir.path("no/such/dir/out.pgn") + "'", 2,
+         "cannot write"},
         {"epd '" + missing + "'", 2, "horizon epd: cannot open " + missing},
         {"epd '" + illegal + "' --nodes 100", 2, "illegal.epd:2 (bad): bm 'Qd8': "},
         {"epd '" + empty + "'", 2, "holds no positions"},
@@ -705,17 +732,31 @@ TEST_CASE("analyze and epd: bad input gets one clear message and no crash",
         CHECK(r.output.find("Aborted") == std::string::npos);
     }
 
+    // A null move in the main line cannot be judged: the game is named and left out.
+    const std::string null_move = dir.write(
+        "null.pgn", "[White \"a\"]\n\n1. e4 e5 2. -- Nc6 *\n\n[White \"b\"]\n\n1. d4 *\n");
+    const ShellRun nulls =
+        run_horizon("analyze '" + null_move + "' --nodes 100 -o '" + dir.path("n.pgn") + "'");
+    INFO(nulls.output);
+    CHECK(nulls.status == 1);
+    CHECK(nulls.output.find("horizon analyze: game 1, move 2.: a null move ('--') in the main "
+                            "line cannot be analysed (game left out)") != std::string::npos);
+    CHECK(nulls.output.find("1 game analysed, 1 left out") != std::string::npos);
+
     // A file cut short: the games that are whole are still analysed.
-    const ShellRun cut = run_horizon("analyze '" + cut_in_moves + "' --nodes 200 -o '" + dir.path("cut-out.pgn") + "'");
+    const ShellRun cut = run_horizon("analyze '" + cut_in_moves + "' --nodes 200 -o '" +
+                                     dir.path("cut-out.pgn") + "'");
     INFO(cut.output);
     CHECK((cut.status == 0 || cut.status == 1));
     CHECK(cut.output.find("Game 1: Trusting - Trapper") != std::string::npos);
     // A game with an illegal move in the middle of a file is named and left out.
     const std::string errors = std::string(HORIZON_SOURCE_DIR) + "/tests/data/notation/errors.pgn";
-    const ShellRun mixed = run_horizon("analyze '" + errors + "' --nodes 100 -o '" + dir.path("e.pgn") + "'");
+    const ShellRun mixed =
+        run_horizon("analyze '" + errors + "' --nodes 100 -o '" + dir.path("e.pgn") + "'");
     INFO(mixed.output);
     CHECK(mixed.status == 1);
-    CHECK(mixed.output.find("horizon analyze: game 2, move 3... (line 9): 'Nb6'") != std::string::npos);
+    CHECK(mixed.output.find("horizon analyze: game 2, move 3... (line 9): 'Nb6'") !=
+          std::string::npos);
     CHECK(mixed.output.find("2 games analysed, 1 left out") != std::string::npos);
-    CHECK(read_pgn(read_text(dir.path("e.pgn"))).size() == 2);
+    CHECK(read_pgn(read_text_file(dir.path("e.pgn"))).size() == 2);
 }

@@ -32,7 +32,8 @@ public:
     explicit Scanner(std::string_view text) : text_(text) {}
 
     void skip_blanks() {
-        while (at_ < text_.size() && is_blank(text_[at_])) ++at_;
+        while (at_ < text_.size() && is_blank(text_[at_]))
+            ++at_;
     }
     bool done() {
         skip_blanks();
@@ -47,7 +48,8 @@ public:
     std::string_view word() {
         skip_blanks();
         const std::size_t start = at_;
-        while (at_ < text_.size() && !is_blank(text_[at_]) && text_[at_] != ';') ++at_;
+        while (at_ < text_.size() && !is_blank(text_[at_]) && text_[at_] != ';')
+            ++at_;
         return text_.substr(start, at_ - start);
     }
 
@@ -120,7 +122,8 @@ std::optional<EpdRecord> parse_epd(std::string_view line, std::string& error, bo
         const std::string_view field = in.word();
         if (field.empty()) {
             error = "the position needs 4 fields (placement, side to move, castling, en passant), "
-                    "got " + std::to_string(i);
+                    "got " +
+                    std::to_string(i);
             return std::nullopt;
         }
         fields += std::string(field) + " ";

@@ -28,7 +28,8 @@ constexpr std::int64_t DEFAULT_MOVETIME_MS = 500;
 constexpr int MAX_MULTIPV = 256;
 
 std::optional<std::uint64_t> game_number(std::string_view text) {
-    if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string_view::npos)
+    if (text.empty() || text.size() > 18 ||
+        text.find_first_not_of("0123456789") != std::string_view::npos)
         return std::nullopt;
     const std::uint64_t n = std::stoull(std::string(text));
     return n >= 1 ? std::optional(n) : std::nullopt;
@@ -36,13 +37,27 @@ std::optional<std::uint64_t> game_number(std::string_view text) {
 
 bool has_epd_extension(const std::string& path) {
     std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     return ext == ".epd";
+}
+
+// Where the game's main line holds a null move, which cannot be searched or judged: "game 3,
+// move 12...: a null move ('--') in the main line"; "" when there is none.
+std::string null_move_text(const PgnGame& game, std::uint64_t number) {
+    const auto& moves = game.moves.moves;
+    const auto it = std::find_if(moves.begin(), moves.end(),
+                                 [](const PgnMove& m) { return m.move == Move::null(); });
+    if (it == moves.end()) return "";
+    const int ply = int(it - moves.begin()) + (game.start.side_to_move() == BLACK ? 1 : 0);
+    return "game " + std::to_string(number) + ", move " +
+           std::to_string(game.start.fullmove_number() + ply / 2) + (ply % 2 ? "..." : ".") +
+           ": a null move ('--') in the main line cannot be analysed";
 }
 
 // What the command line asked for.
 struct AnalyzeRequest {
-    std::string input;       // PGN or EPD file ("-": a PGN on standard input)
+    std::string input; // PGN or EPD file ("-": a PGN on standard input)
     std::optional<std::string> fen;
     std::optional<std::string> out; // -o
     std::optional<std::string> plot_dir;
@@ -69,9 +84,10 @@ public:
             const std::uint64_t number = reader.games_read();
             if (number > request_.games.last()) break;
             if (!request_.games.contains(number)) continue;
-            if (game.error) {
+            std::string problem = game.error ? game.error->message() : null_move_text(game, number);
+            if (!problem.empty()) {
                 progress.finish();
-                std::cerr << "horizon analyze: " << game.error->message() << " (game left out)\n";
+                std::cerr << "horizon analyze: " << problem << " (game left out)\n";
                 ++errors_;
                 continue;
             }
@@ -99,7 +115,8 @@ private:
         positions_ += analysis.positions.size();
         search_seconds_ += analysis.search_seconds;
         const auto& id = engine_identity();
-        annotate_game(game, analysis, {id.name + " " + id.version, request_.search.limit_text(), 10});
+        annotate_game(game, analysis,
+                      {id.name + " " + id.version, request_.search.limit_text(), 10});
         PgnWriteOptions write_options;
         write_options.nag_suffixes = true;
         write_pgn(pgn_out_, game, write_options);
@@ -146,9 +163,9 @@ private:
         }
         char line[200];
         std::snprintf(line, sizeof line,
-                      "horizon analyze: %llu games analysed, %llu left out; %llu positions in "
+                      "horizon analyze: %llu %s analysed, %llu left out; %llu positions in "
                       "%.2f s, %.2f s (%.1f%%) of it in the search\n",
-                      static_cast<unsigned long long>(analysed_),
+                      static_cast<unsigned long long>(analysed_), analysed_ == 1 ? "game" : "games",
                       static_cast<unsigned long long>(errors_),
                       static_cast<unsigned long long>(positions_), seconds_, search_seconds_,
                       seconds_ > 0 ? 100.0 * search_seconds_ / seconds_ : 0.0);
@@ -178,7 +195,8 @@ std::uint64_t count_positions(const std::string& path, const GameRange& games) {
     std::uint64_t total = 0;
     while (reader.next(game)) {
         if (reader.games_read() > games.last()) break;
-        if (games.contains(reader.games_read()) && !game.error) total += game.moves.moves.size() + 1;
+        if (games.contains(reader.games_read()) && !game.error)
+            total += game.moves.moves.size() + 1;
     }
     return total;
 }
@@ -240,13 +258,15 @@ int analyze_positions(const AnalyzeRequest& request, Engine& engine) {
             std::cerr << "horizon analyze: --fen: bad FEN: " << err->message << "\n";
             return 2;
         }
-        print_lines(engine, pos, request, "Position " + pos.fen() + " (" + request.search.text() + ")");
+        print_lines(engine, pos, request,
+                    "Position " + pos.fen() + " (" + request.search.text() + ")");
         return 0;
     }
     std::vector<std::string> errors;
     const auto entries = read_epd_file(request.input, errors);
     if (!entries) {
-        for (const std::string& e : errors) std::cerr << "horizon analyze: " << e << "\n";
+        for (const std::string& e : errors)
+            std::cerr << "horizon analyze: " << e << "\n";
         return 2;
     }
     Progress progress(std::cerr, stderr_is_terminal(), "analyze");
@@ -282,7 +302,9 @@ AnalyzeRequest read_request(const cxxopts::ParseResult& args) {
     if (args.count("games")) {
         std::string error;
         auto range = GameRange::parse(args["games"].as<std::string>(), error);
-        if (!range) throw std::invalid_argument("--games '" + args["games"].as<std::string>() + "': " + error);
+        if (!range)
+            throw std::invalid_argument("--games '" + args["games"].as<std::string>() +
+                                        "': " + error);
         r.games = *range;
     }
     if (args.count("multipv")) r.multipv = int(flag_number(args, "multipv", 1, MAX_MULTIPV));
@@ -330,7 +352,8 @@ bool GameRange::contains(std::uint64_t game) const {
 
 std::uint64_t GameRange::last() const {
     std::uint64_t last = 0;
-    for (const auto& s : spans_) last = std::max(last, s.second);
+    for (const auto& s : spans_)
+        last = std::max(last, s.second);
     return last;
 }
 
@@ -403,7 +426,8 @@ int analyze_main(int argc, const char* const* argv) {
         }
         request = read_request(args);
     } catch (const std::exception& e) {
-        std::cerr << "horizon analyze: " << e.what() << " (horizon analyze --help lists the flags)\n";
+        std::cerr << "horizon analyze: " << e.what()
+                  << " (horizon analyze --help lists the flags)\n";
         return 2;
     }
     Engine engine;

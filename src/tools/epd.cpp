@@ -10,6 +10,7 @@
 
 #include <cxxopts.hpp>
 
+#include "engine/config.hpp"
 #include "notation/san.hpp"
 #include "notation/uci_move.hpp"
 #include "tools/game_analysis.hpp"
@@ -32,24 +33,27 @@ std::int64_t ms_since(std::chrono::steady_clock::time_point start) {
 
 std::string join_san(const Position& pos, const std::vector<Move>& moves, const char* glue) {
     std::string out;
-    for (Move m : moves) out += (out.empty() ? "" : glue) + move_to_san(pos, m);
+    for (Move m : moves)
+        out += (out.empty() ? "" : glue) + move_to_san(pos, m);
     return out;
 }
 
 std::optional<int> mate_moves(const EpdOperation& op) {
     if (op.operands.size() != 1) return std::nullopt;
     const std::string& text = op.operands[0];
-    if (text.empty() || text.size() > 3 || text.find_first_not_of("0123456789") != std::string::npos)
+    if (text.empty() || text.size() > 3 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
         return std::nullopt;
     const int n = std::stoi(text);
     if (n < 1 || n > MAX_MATE_MOVES) return std::nullopt;
     return n;
 }
 
-// The score from the side to move's view: "+1.20", "-0.35", "#3", "#-2".
-std::string score_text(Score s) {
-    const std::string text = eval_text(s);
-    return s > 0 && text[0] != '#' ? "+" + text : text;
+// The score from White's point of view, as analyze writes it: "+1.20", "-0.35", "#3", "#-2".
+std::string score_text(Score s, Color side_to_move) {
+    const Score white = side_to_move == WHITE ? s : -s;
+    const std::string text = eval_text(white);
+    return white > 0 && text[0] != '#' ? "+" + text : text;
 }
 
 std::string place(const std::string& path, const EpdEntry& e) {
@@ -68,7 +72,8 @@ std::string outcome_line(const EpdTest& test, const EpdOutcome& o) {
                       static_cast<unsigned long long>(o.solution_nodes));
         return "solved  " + test.entry.id + "  " + played + "  " + detail;
     }
-    std::snprintf(detail, sizeof detail, " (%s, depth %d)", score_text(o.score).c_str(), o.depth);
+    std::snprintf(detail, sizeof detail, " (%s, depth %d)",
+                  score_text(o.score, pos.side_to_move()).c_str(), o.depth);
     return "FAILED  " + test.entry.id + "  played " + played + detail + ", expected " +
            test.expected();
 }
@@ -205,13 +210,15 @@ EpdOutcome run_epd_test(UciClient& engine, const EpdTest& test, const SearchLimi
     const std::string best = engine.search(pos, limits, [&](const UciInfo& info) {
         if (info.multipv != 1) return;
         const auto move = parse_uci_move(pos, info.pv[0]);
-        tracker.report(move.value_or(Move::none()), info.score, info.bound, info.time_ms, info.nodes);
+        tracker.report(move.value_or(Move::none()), info.score, info.bound, info.time_ms,
+                       info.nodes);
         score = info.score;
         depth = info.depth;
         nodes = info.nodes;
     });
     const std::int64_t ms = ms_since(start);
-    return tracker.finish(parse_uci_move(pos, best).value_or(Move::none()), score, depth, nodes, ms);
+    return tracker.finish(parse_uci_move(pos, best).value_or(Move::none()), score, depth, nodes,
+                          ms);
 }
 
 namespace {
@@ -228,7 +235,8 @@ std::optional<std::vector<EpdTest>> load_tests(const std::string& path) {
         else
             errors.push_back(place(path, e) + ": " + error);
     }
-    for (const std::string& e : errors) std::cerr << "horizon epd: " << e << "\n";
+    for (const std::string& e : errors)
+        std::cerr << "horizon epd: " << e << "\n";
     if (!errors.empty()) return std::nullopt;
     return tests;
 }
@@ -257,7 +265,8 @@ std::size_t run_suite(const std::vector<EpdTest>& tests,
 int epd_main(int argc, const char* const* argv) {
     cxxopts::Options options("horizon epd",
                              "Run an EPD test suite (operations bm, am, dm and id; moves in SAN): "
-                             "one line per position, then the solved count. Exit status 0 only "
+                             "one line per position (scores from White's point of view), then "
+                             "the solved count. Exit status 0 only "
                              "when every position is solved (1: some are not; 2: bad input).");
     // clang-format off
     options.add_options()
@@ -300,17 +309,16 @@ int epd_main(int argc, const char* const* argv) {
             std::cout << "Suite " << path << ": " << tests->size() << " positions; "
                       << (client.name().empty() ? *other_engine : client.name()) << ", "
                       << flags.text() << std::endl;
-            solved = run_suite(*tests, [&](const EpdTest& t) {
-                return run_epd_test(client, t, flags.limits);
-            });
+            solved = run_suite(
+                *tests, [&](const EpdTest& t) { return run_epd_test(client, t, flags.limits); });
         } else {
             Engine engine;
             if (auto err = flags.apply(engine)) throw std::runtime_error(*err);
-            std::cout << "Suite " << path << ": " << tests->size() << " positions; "
-                      << flags.text() << std::endl;
-            solved = run_suite(*tests, [&](const EpdTest& t) {
-                return run_epd_test(engine, t, flags.limits);
-            });
+            const auto& id = engine_identity();
+            std::cout << "Suite " << path << ": " << tests->size() << " positions; " << id.name
+                      << " " << id.version << ", " << flags.text() << std::endl;
+            solved = run_suite(
+                *tests, [&](const EpdTest& t) { return run_epd_test(engine, t, flags.limits); });
         }
         return solved == tests->size() ? 0 : 1;
     } catch (const std::exception& e) {

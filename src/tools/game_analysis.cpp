@@ -45,8 +45,7 @@ PositionEval search_position(Engine& engine, const SearchLimits& limits, double&
 }
 
 std::string count_text(int n, Judgement j) {
-    return std::to_string(n) + " " +
-           (n == 1 ? JUDGEMENT_NAMES[int(j)] : JUDGEMENT_PLURALS[int(j)]);
+    return std::to_string(n) + " " + (n == 1 ? JUDGEMENT_NAMES[int(j)] : JUDGEMENT_PLURALS[int(j)]);
 }
 
 // The moves of `pv` that are legal one after another from `pos`, at most `plies` of them.
@@ -89,7 +88,8 @@ PlayerSummary& PlayerSummary::operator+=(const PlayerSummary& o) {
     moves += o.moves;
     loss_cp += o.loss_cp;
     loss_permille += o.loss_permille;
-    for (std::size_t i = 0; i < counts.size(); ++i) counts[i] += o.counts[i];
+    for (std::size_t i = 0; i < counts.size(); ++i)
+        counts[i] += o.counts[i];
     return *this;
 }
 

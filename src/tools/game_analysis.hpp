@@ -61,8 +61,8 @@ struct PositionEval {
 
 struct MoveJudgement {
     Move played;
-    Move best;          // the search's best move in the position before
-    Score before = 0;   // the mover's point of view, before and after the move
+    Move best;        // the search's best move in the position before
+    Score before = 0; // the mover's point of view, before and after the move
     Score after = 0;
     int loss_cp = 0;       // max(0, before - after), each capped at +-CP_LOSS_CAP
     int loss_permille = 0; // expected result lost
@@ -110,8 +110,8 @@ std::string eval_text(Score white_score);
 std::optional<Score> parse_eval_text(std::string_view text);
 
 struct AnnotateOptions {
-    std::string annotator;        // the Annotator tag
-    std::string limits;           // e.g. "100 ms a move", for the summary comment
+    std::string annotator; // the Annotator tag
+    std::string limits;    // e.g. "100 ms a move", for the summary comment
     std::size_t better_line_plies = 10;
 };
 

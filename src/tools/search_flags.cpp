@@ -13,7 +13,8 @@ constexpr std::uint64_t MAX_THREADS = 1024;
 constexpr const char* LIMIT_FLAGS[] = {"depth", "movetime", "nodes"};
 
 std::optional<std::uint64_t> whole_number(const std::string& text) {
-    if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos)
+    if (text.empty() || text.size() > 19 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
         return std::nullopt;
     return std::stoull(text);
 }
@@ -26,8 +27,8 @@ std::uint64_t flag_number(const cxxopts::ParseResult& args, const std::string& f
     const auto v = whole_number(text);
     if (!v || *v < lo || *v > hi)
         throw std::invalid_argument("--" + flag + " must be a whole number from " +
-                                    std::to_string(lo) + " to " + std::to_string(hi) +
-                                    " (got '" + text + "')");
+                                    std::to_string(lo) + " to " + std::to_string(hi) + " (got '" +
+                                    text + "')");
     return *v;
 }
 
@@ -63,7 +64,8 @@ void add_search_flags(cxxopts::Options& options, std::int64_t default_movetime_m
 
 SearchFlags read_search_flags(const cxxopts::ParseResult& args, std::int64_t default_movetime_ms) {
     int given = 0;
-    for (const char* flag : LIMIT_FLAGS) given += args.count(flag) ? 1 : 0;
+    for (const char* flag : LIMIT_FLAGS)
+        given += args.count(flag) ? 1 : 0;
     if (given > 1)
         throw std::invalid_argument("give one of --depth, --movetime and --nodes, not several");
     SearchFlags f;

@@ -64,8 +64,8 @@ void write_axes(std::ostringstream& out, const GamePlot& plot) {
         out << "<line x1=\"" << num(LEFT) << "\" y1=\"" << num(y) << "\" x2=\"" << num(RIGHT)
             << "\" y2=\"" << num(y) << "\" stroke=\"#808080\" stroke-width=\"0.5\""
             << (percent == 50 ? " stroke-dasharray=\"4 3\"" : "") << "/>\n";
-        out << "<text x=\"" << num(LEFT - 6) << "\" y=\"" << num(y + 4)
-            << "\" text-anchor=\"end\">" << percent << "%</text>\n";
+        out << "<text x=\"" << num(LEFT - 6) << "\" y=\"" << num(y + 4) << "\" text-anchor=\"end\">"
+            << percent << "%</text>\n";
     }
     const std::size_t n = plot.white.size();
     if (n < 2) return;
@@ -90,12 +90,13 @@ void write_legend(std::ostringstream& out) {
     };
     const Entry entries[] = {{WHITE_WIN_FILL, "White wins"}, {DRAW_FILL, "draw"},
                              {BLACK_WIN_FILL, "Black wins"}, {MARK_COLOURS[1], "?! inaccuracy"},
-                             {MARK_COLOURS[2], "? mistake"},   {MARK_COLOURS[3], "?? blunder"}};
+                             {MARK_COLOURS[2], "? mistake"}, {MARK_COLOURS[3], "?? blunder"}};
     double x = LEFT;
     const double y = HEIGHT - 22;
     for (const Entry& e : entries) {
-        out << "<rect x=\"" << num(x) << "\" y=\"" << num(y - 10) << "\" width=\"12\" height=\"12\" fill=\""
-            << e.colour << "\" stroke=\"#000\" stroke-width=\"0.5\"/>\n";
+        out << "<rect x=\"" << num(x) << "\" y=\"" << num(y - 10)
+            << "\" width=\"12\" height=\"12\" fill=\"" << e.colour
+            << "\" stroke=\"#000\" stroke-width=\"0.5\"/>\n";
         out << "<text x=\"" << num(x + 17) << "\" y=\"" << num(y) << "\">" << e.text << "</text>\n";
         x += 125;
     }
@@ -107,12 +108,23 @@ std::string xml_escape(std::string_view text) {
     std::string out;
     for (char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&apos;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&apos;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -189,8 +201,8 @@ std::string plot_svg(const GamePlot& plot) {
         if (m.position >= plot.white.size()) continue;
         out << "<circle cx=\"" << num(x_of(m.position, plot.white.size())) << "\" cy=\""
             << num(y_of(win(plot.white[m.position]))) << "\" r=\"" << num(MARK_RADIUS)
-            << "\" fill=\"" << MARK_COLOURS[int(m.judgement)]
-            << "\" stroke=\"#000\"><title>" << xml_escape(m.label) << "</title></circle>\n";
+            << "\" fill=\"" << MARK_COLOURS[int(m.judgement)] << "\" stroke=\"#000\"><title>"
+            << xml_escape(m.label) << "</title></circle>\n";
     }
     out << "<text x=\"" << num(LEFT) << "\" y=\"" << num(TOP - 6)
         << "\">White's win chance (WDL model); move numbers below</text>\n";

@@ -17,13 +17,13 @@ namespace horizon {
 struct PlotMark {
     std::size_t position = 0; // index into GamePlot::white: the position the move leaves
     Judgement judgement = Judgement::GOOD;
-    std::string label;        // e.g. "23... Nxe5?? (blunder by Black)"
+    std::string label; // e.g. "23... Nxe5?? (blunder by Black)"
 };
 
 struct GamePlot {
-    std::string title;    // "Fischer - Byrne, 0-1"
-    std::string subtitle; // event, site, date
-    std::vector<Wdl> white; // per position of the main line, from White's point of view
+    std::string title;         // "Fischer - Byrne, 0-1"
+    std::string subtitle;      // event, site, date
+    std::vector<Wdl> white;    // per position of the main line, from White's point of view
     int first_move_number = 1; // of the first position
     Color first_side = WHITE;  // to move in the first position
     std::vector<PlotMark> marks;

@@ -48,7 +48,8 @@ std::optional<UciInfo> parse_uci_info(const std::string& line) {
         } else if (word == "upperbound") {
             info.bound = BOUND_UPPER;
         } else if (word == "pv") {
-            while (in >> word) info.pv.push_back(word);
+            while (in >> word)
+                info.pv.push_back(word);
         } else if (word == "string") {
             return std::nullopt;
         }
@@ -66,6 +67,8 @@ UciClient::UciClient(const std::string& command) : command_(command) {
     }
     throw std::runtime_error(command + " did not answer 'uci' with 'uciok'");
 }
+
+UciClient::~UciClient() { process_->write("quit\n"); }
 
 void UciClient::set_option(const std::string& name, const std::string& value) {
     process_->write("setoption name " + name + " value " + value + "\n");

@@ -35,6 +35,9 @@ public:
     // Starts `command` (a path, run without arguments) and waits for uciok. Throws
     // std::runtime_error with the reason when it cannot.
     explicit UciClient(const std::string& command);
+    ~UciClient(); // sends quit (the child is killed when it does not exit)
+    UciClient(const UciClient&) = delete;
+    UciClient& operator=(const UciClient&) = delete;
 
     const std::string& name() const { return name_; } // from "id name"
     void set_option(const std::string& name, const std::string& value);
