@@ -7,8 +7,10 @@
 #include "core/attacks.hpp"
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
+#include "tools/analyze.hpp"
 #include "tools/bench.hpp"
 #include "tools/datagen.hpp"
+#include "tools/epd.hpp"
 #include "tools/eval_file_flag.hpp"
 #include "tools/eval_tool.hpp"
 #include "tools/perft_tool.hpp"
@@ -32,6 +34,13 @@ void usage(std::ostream& out) {
         << "                           the static evaluation, term by term\n"
         << "  horizon pgn FILE [-o OUT] [--moves-only] [--stats [--runs N]]\n"
         << "                           read a PGN file, write it in export format (or time it)\n"
+        << "  horizon analyze FILE.pgn [-o OUT] [--plot DIR] [--games RANGE] [LIMIT]\n"
+        << "                           annotate games: evaluations, mistakes, better lines, summary\n"
+        << "  horizon analyze --fen FEN | FILE.epd [--multipv N] [LIMIT]\n"
+        << "                           the best lines of positions (horizon analyze --help)\n"
+        << "  horizon epd SUITE.epd [LIMIT]\n"
+        << "                           run a test suite (bm, am, dm); LIMIT: --movetime MS,\n"
+        << "                           --depth D or --nodes N; also --threads T, --hash MB\n"
         << "  horizon uci-bench        protocol latency, movetime accuracy, memory (as a GUI sees it)\n"
         << "  horizon datagen ...      self-play positions for the evaluation tuner (horizon datagen --help)\n"
         << "  horizon tune ...         fit the evaluation weights and the WDL model to labelled\n"
@@ -73,6 +82,8 @@ int main(int argc, char** argv) {
     if (sub == "bench") return horizon::bench_main(argc - 1, argv + 1);
     if (sub == "eval") return horizon::eval_main(argc - 1, argv + 1);
     if (sub == "pgn") return horizon::pgn_main(argc - 1, argv + 1);
+    if (sub == "analyze") return horizon::analyze_main(argc - 1, argv + 1);
+    if (sub == "epd") return horizon::epd_main(argc - 1, argv + 1);
     if (sub == "uci-bench") return horizon::uci_bench_main(argc - 1, argv + 1);
     if (sub == "datagen") return horizon::datagen_main(argc - 1, argv + 1);
     if (sub == "tune") return horizon::tune_main(argc - 1, argv + 1);

@@ -4,8 +4,11 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +18,7 @@
 #include "core/position.hpp"
 #include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
+#include "tools/subprocess.hpp"
 
 namespace horizon::test {
 
@@ -59,6 +63,16 @@ struct Failures {
         if (count++ == 0) first = what;
     }
 };
+
+// The whole content of a file (the test fails when it cannot be read).
+inline std::string read_text_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    INFO("reading " << path);
+    REQUIRE(in.good());
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 
 // The FENs of a perft suite in perft/ (lines that do not parse are left out).
 inline std::vector<std::string> perft_suite_fens(const std::string& file) {
@@ -153,5 +167,23 @@ public:
 private:
     std::filesystem::path path_;
 };
+
+struct ShellRun {
+    std::string output; // stdout and stderr, or stdout alone
+    std::optional<int> status;
+};
+
+// Runs the engine binary with `args` (no input), as a shell would. The output is stdout with
+// stderr joined in, or (stderr_too false) stdout alone.
+inline ShellRun run_horizon(const std::string& args, bool stderr_too = true) {
+    using namespace std::chrono_literals;
+    const char* redirect = stderr_too ? " 2>&1" : " 2>/dev/null";
+    Subprocess p({"/bin/sh", "-c", std::string("'") + HORIZON_BINARY + "' " + args + redirect});
+    p.close_stdin();
+    ShellRun r;
+    while (auto line = p.read_line(60s)) r.output += *line + "\n";
+    r.status = p.wait(10s);
+    return r;
+}
 
 } // namespace horizon::test

@@ -19,6 +19,8 @@
 
 using namespace horizon;
 using namespace std::chrono_literals;
+using test::run_horizon;
+using test::ShellRun;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -249,21 +251,6 @@ TEST_CASE("e2e: binary junk on stdin does not disturb the engine", "[e2e]") {
 // The command line's --eval-file
 
 namespace {
-
-struct ShellRun {
-    std::string output; // stdout and stderr
-    std::optional<int> status;
-};
-
-// Runs the engine binary with `args` (no input), as a shell would.
-ShellRun run_horizon(const std::string& args) {
-    Subprocess p({"/bin/sh", "-c", std::string("'") + HORIZON_BINARY + "' " + args + " 2>&1"});
-    p.close_stdin();
-    ShellRun r;
-    while (auto line = p.read_line(60s)) r.output += *line + "\n";
-    r.status = p.wait(10s);
-    return r;
-}
 
 std::string final_evaluation_line(const std::string& output) {
     const std::size_t at = output.find("Final evaluation");

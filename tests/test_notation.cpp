@@ -25,17 +25,8 @@ std::string data_path(const std::string& name) {
     return std::string(HORIZON_SOURCE_DIR) + "/tests/data/notation/" + name;
 }
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    INFO("reading " << path);
-    REQUIRE(in.good());
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 std::vector<PgnGame> read_data_file(const std::string& name, PgnReadOptions options = {}) {
-    return read_pgn(read_file(data_path(name)), options);
+    return read_pgn(read_text_file(data_path(name)), options);
 }
 
 std::string san_of(const std::string& fen, const std::string& uci, bool chess960 = false) {
@@ -301,6 +292,15 @@ TEST_CASE("SAN input: the variants real files hold", "[notation][san]") {
         INFO(text);
         CHECK(read_san(castle, text) == "e1c1");
     }
+    // ... or as the king's move to its castling square.
+    for (const char* text : {"Kg1", "Ke1g1", "Ke1-g1", "kg1"}) {
+        INFO(text);
+        CHECK(read_san(castle, text) == "e1g1");
+    }
+    CHECK(read_san(castle, "Kc1") == "e1c1");
+    CHECK(read_san("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "Kg8") == "e8g8");
+    CHECK(read_san("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "Kc8") == "e8c8");
+    CHECK(read_san("4k3/8/8/8/8/8/8/4K1R1 w - - 0 1", "Kf1") == "e1f1"); // a step stays one
     // Lower-case piece letters other than b.
     CHECK(read_san("4k3/8/8/8/8/8/8/R3K2Q w - - 0 1", "qh5") == "h1h5");
     CHECK(read_san("4k3/8/8/8/8/8/8/R3K2Q w - - 0 1", "ra5") == "a1a5");
@@ -472,7 +472,7 @@ TEST_CASE("PGN reader: tags, escapes, comments, NAGs and nested variations", "[n
 }
 
 TEST_CASE("PGN reader: CRLF line ends and a byte order mark", "[notation][pgn]") {
-    const std::string text = read_file(data_path("crlf_bom.pgn"));
+    const std::string text = read_text_file(data_path("crlf_bom.pgn"));
     REQUIRE(text.rfind("\xEF\xBB\xBF", 0) == 0);
     REQUIRE(text.find("\r\n") != std::string::npos);
     const auto games = read_pgn(text);
@@ -614,7 +614,7 @@ TEST_CASE("PGN reader: moves-only mode skips comments and variations", "[notatio
 TEST_CASE("PGN reader: streams many games through a small buffer, one game at a time",
           "[notation][pgn]") {
     // More than the reader's 64 KiB block, so tokens straddle the refills.
-    const std::string one = read_file(data_path("tricky.pgn"));
+    const std::string one = read_text_file(data_path("tricky.pgn"));
     std::string text;
     const int copies = 250;
     for (int i = 0; i < copies; ++i)
@@ -642,7 +642,7 @@ TEST_CASE("PGN reader: damaged input never crashes and every game read replays",
           "[notation][pgn]") {
     std::vector<std::string> texts;
     for (const char* name : {"tricky.pgn", "crlf_bom.pgn", "chess960.pgn", "errors.pgn"})
-        texts.push_back(read_file(data_path(name)));
+        texts.push_back(read_text_file(data_path(name)));
     std::mt19937 rng(2024);
     const std::string noise = "[]{}()\";%$!?*.0123456789-/=+#xOKQRBNabcdefgh\n \r\\\xFF";
     std::size_t games = 0, errors = 0;
@@ -770,6 +770,32 @@ TEST_CASE("PGN writer -> reader -> writer is the identity", "[notation][pgn]") {
             require_same_games(again, read_pgn(second));
         }
     }
+}
+
+TEST_CASE("PGN: null moves ('--') are read, replayed and written back", "[notation][pgn]") {
+    const std::string text = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 (2. -- Nc6 3. Nf3) 2... -- 3. Bc4 "
+                             "Nf6 *\n";
+    const auto games = read_pgn(text);
+    REQUIRE(games.size() == 1);
+    REQUIRE_FALSE(games[0].error.has_value());
+    const auto& moves = games[0].moves.moves;
+    REQUIRE(moves.size() == 6);
+    CHECK(moves[3].move == Move::null());
+    CHECK(moves[2].variations.at(0).moves.at(0).move == Move::null());
+    CHECK(games[0].end_position().fen() ==
+          "rnbqkb1r/pppp1ppp/5n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+    const std::string written = to_pgn(games[0]);
+    CHECK(written.find("2. Nf3 (2. -- Nc6 3. Nf3) 2... -- 3. Bc4 Nf6 *") != std::string::npos);
+    const auto again = read_pgn(written);
+    REQUIRE(again.size() == 1);
+    CHECK(again[0].moves == games[0].moves);
+
+    // Not while in check: a null move there would leave the king to be taken.
+    const auto checked = read_pgn("1. e4 f6 2. Qh5+ -- *\n");
+    REQUIRE(checked.size() == 1);
+    REQUIRE(checked[0].error.has_value());
+    CHECK(checked[0].error->message() ==
+          "game 1, move 2... (line 1): '--': a null move while in check");
 }
 
 TEST_CASE("PGN commands in comments: [%eval ...] and friends", "[notation][pgn]") {

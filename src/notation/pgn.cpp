@@ -16,6 +16,7 @@ namespace {
 constexpr int END_OF_INPUT = -1;
 constexpr int MAX_VARIATION_DEPTH = 100;
 constexpr std::size_t MAX_SYMBOL_LENGTH = 255;
+constexpr std::string_view NULL_MOVE = "--"; // in the move text: a null move (no move played)
 
 bool is_space(int c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
@@ -38,6 +39,20 @@ void append_comment(std::string& to, std::string_view text) {
     if (text.empty()) return;
     if (!to.empty()) to += ' ';
     to += text;
+}
+
+// A move of a PGN line, the null move ("--") included.
+void play(Position& pos, Move m) {
+    if (m == Move::null())
+        pos.make_null_move();
+    else
+        pos.make_move(m);
+}
+void take_back(Position& pos, Move m) {
+    if (m == Move::null())
+        pos.unmake_null_move();
+    else
+        pos.unmake_move(m);
 }
 
 // The input, read in large blocks, with a count of lines.
@@ -191,7 +206,7 @@ public:
             t.type = Tok::SUFFIX;
             break;
         default:
-            if (is_alnum(c)) {
+            if (is_alnum(c) || (c == '-' && src_.peek() == '-')) { // "--": a null move
                 read_symbol(c);
                 t.type = Tok::SYMBOL;
             } else {
@@ -354,7 +369,7 @@ std::vector<Move> PgnGame::main_line() const {
 Position PgnGame::end_position() const {
     Position pos = start;
     for (const PgnMove& m : moves.moves)
-        pos.make_move(m.move);
+        play(pos, m.move);
     return pos;
 }
 
@@ -511,12 +526,15 @@ bool PgnReader::Impl::read_line(PgnLine& line, int depth) {
                 append_comment(line.trailing_comment, pending_comment);
                 return true;
             }
-            ParsedMove parsed = parse_san(pos_, text);
+            ParsedMove parsed =
+                text == NULL_MOVE ? ParsedMove{Move::null(), {}} : parse_san(pos_, text);
+            if (parsed && parsed.move == Move::null() && pos_.in_check())
+                return fail(t, text, "a null move while in check", depth);
             if (!parsed) return fail(t, text, std::move(parsed.error), depth);
             PgnMove& node = line.moves.emplace_back();
             node.move = parsed.move;
             if (!pending_comment.empty()) node.comment_before.swap(pending_comment);
-            pos_.make_move(parsed.move);
+            play(pos_, parsed.move);
             after_variation = false;
             break;
         }
@@ -554,10 +572,10 @@ bool PgnReader::Impl::read_line(PgnLine& line, int depth) {
             if (depth + 1 > MAX_VARIATION_DEPTH)
                 return fail(t, "(", "variations nested too deep", depth);
             const Move last = line.moves.back().move;
-            pos_.unmake_move(last);
+            take_back(pos_, last);
             PgnLine& variation = line.moves.back().variations.emplace_back();
             if (!read_line(variation, depth + 1)) return false;
-            pos_.make_move(last);
+            play(pos_, last);
             after_variation = true;
             break;
         }
@@ -565,7 +583,7 @@ bool PgnReader::Impl::read_line(PgnLine& line, int depth) {
             if (depth == 0) return fail(t, ")", "')' without a '(' before it", depth);
             append_comment(line.trailing_comment, pending_comment);
             for (auto it = line.moves.rbegin(); it != line.moves.rend(); ++it)
-                pos_.unmake_move(it->move);
+                take_back(pos_, it->move);
             return true;
         case Tok::TAG_OPEN:
             lex_.push_back(t); // the next game's tags: this one has no result
@@ -710,7 +728,9 @@ void write_line(MoveTextLayout& layout, Position pos, const PgnLine& line,
                 const PgnWriteOptions& options) {
     bool number_black = true; // a Black move needs "N..." after a break in the moves
     for (const PgnMove& m : line.moves) {
-        if (!pos.is_legal(m.move)) break; // only a hand-built game can hold one
+        const bool null_move = m.move == Move::null();
+        // Only a hand-built game can hold an illegal move.
+        if (null_move ? pos.in_check() : !pos.is_legal(m.move)) break;
         if (options.comments && !m.comment_before.empty()) {
             layout.comment(m.comment_before);
             number_black = true;
@@ -719,7 +739,7 @@ void write_line(MoveTextLayout& layout, Position pos, const PgnLine& line,
             layout.token(std::to_string(pos.fullmove_number()) + ".");
         else if (number_black)
             layout.token(std::to_string(pos.fullmove_number()) + "...");
-        std::string san = move_to_san(pos, m.move);
+        std::string san = null_move ? std::string(NULL_MOVE) : move_to_san(pos, m.move);
         std::size_t first_nag = 0;
         if (options.nag_suffixes && !m.nags.empty() && !nag_to_suffix(m.nags[0]).empty()) {
             san += nag_to_suffix(m.nags[0]);
@@ -744,7 +764,7 @@ void write_line(MoveTextLayout& layout, Position pos, const PgnLine& line,
                 number_black = true;
             }
         }
-        pos.make_move(m.move);
+        play(pos, m.move);
     }
     if (options.comments && !line.trailing_comment.empty()) layout.comment(line.trailing_comment);
 }

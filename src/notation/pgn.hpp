@@ -31,7 +31,7 @@ struct PgnLine;
 
 // One move, with what the file says about it.
 struct PgnMove {
-    Move move;
+    Move move; // Move::null() for a null move, written "--" (a side passes; never in check)
     std::vector<std::uint8_t> nags; // $n in file order; "!", "?", "!!", "??", "!?", "?!" too
     // The reader puts a comment after a move into comment_after, unless variations came
     // between them: then it stands before the next move (comment_before) or, with no move
@@ -89,7 +89,7 @@ struct PgnGame {
     bool has_tag(std::string_view name) const;
     // Replaces the tag's value, or appends the tag.
     void set_tag(std::string_view name, std::string_view value);
-    // The main line's moves, and the position after them.
+    // The main line's moves (null moves included), and the position after them.
     std::vector<Move> main_line() const;
     Position end_position() const;
 };

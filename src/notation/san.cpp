@@ -1,5 +1,7 @@
 #include "notation/san.hpp"
 
+#include <cstdlib>
+
 #include "movegen/movegen.hpp"
 
 namespace horizon {
@@ -174,11 +176,27 @@ ParsedMove parse_castling(const Position& pos, SanParts::Castling side) {
     return ParsedMove{m, {}};
 }
 
+// Castling written as the king's move to its castling square ("Kg1", "Ke1-c1"): a king on
+// its first rank going to the g- or c-file of that rank, too far for a step.
+SanParts::Castling castling_by_king_move(const Position& pos, const SanParts& p) {
+    const Color us = pos.side_to_move();
+    const Square king = pos.king_square(us);
+    if (p.piece != KING || p.capture || rank_of(king) != relative_rank(us, 0) ||
+        rank_of(p.to) != rank_of(king) || std::abs(file_of(p.to) - file_of(king)) < 2)
+        return SanParts::NONE;
+    if (p.from_file >= 0 && p.from_file != file_of(king)) return SanParts::NONE;
+    const int to_file = file_of(p.to);
+    return to_file == 6   ? SanParts::KING_SIDE
+           : to_file == 2 ? SanParts::QUEEN_SIDE
+                          : SanParts::NONE;
+}
+
 } // namespace
 
 ParsedMove parse_san(const Position& pos, std::string_view text) {
     SanParts p;
     if (std::string why = split_san(text, p); !why.empty()) return refuse("cannot read it: " + why);
+    if (p.castling == SanParts::NONE) p.castling = castling_by_king_move(pos, p);
     if (p.castling != SanParts::NONE) return parse_castling(pos, p.castling);
 
     const Color us = pos.side_to_move();

@@ -5,7 +5,8 @@
 // move unique (the origin's file, else its rank, else both), "x" for captures, "=Q" for
 // promotions, "O-O"/"O-O-O" for castling (Chess960 too), then "+" or "#".
 //
-// Input accepts what real files hold besides that: castling with zeros ("0-0", "0-0-0"),
+// Input accepts what real files hold besides that: castling with zeros ("0-0", "0-0-0") or
+// as the king's move to its castling square ("Kg1", "Kc8", "Ke1g1"),
 // promotions as "e8Q", "e8=Q", "e8(Q)" or "e8/Q" (any case), superfluous or full-square
 // disambiguation ("Ngf3", "Qd1d2", long algebraic "e2-e4"), a missing or extra "x", an
 // explicit pawn letter ("Pe4"), the suffixes "+ # ! ? !! ?? !? ?!" (not checked against the

@@ -1,0 +1,442 @@
+#include "tools/analyze.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <stdexcept>
+
+#include <cxxopts.hpp>
+
+#include "engine/config.hpp"
+#include "notation/pgn.hpp"
+#include "notation/san.hpp"
+#include "tools/epd.hpp"
+#include "tools/game_analysis.hpp"
+#include "tools/progress.hpp"
+#include "tools/search_flags.hpp"
+#include "tools/svg_plot.hpp"
+
+namespace horizon {
+
+namespace {
+
+constexpr std::int64_t DEFAULT_MOVETIME_MS = 500;
+constexpr int MAX_MULTIPV = 256;
+
+std::optional<std::uint64_t> game_number(std::string_view text) {
+    if (text.empty() || text.size() > 18 ||
+        text.find_first_not_of("0123456789") != std::string_view::npos)
+        return std::nullopt;
+    const std::uint64_t n = std::stoull(std::string(text));
+    return n >= 1 ? std::optional(n) : std::nullopt;
+}
+
+bool has_epd_extension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    return ext == ".epd";
+}
+
+// Where the game's main line holds a null move, which cannot be searched or judged: "game 3,
+// move 12...: a null move ('--') in the main line"; "" when there is none.
+std::string null_move_text(const PgnGame& game, std::uint64_t number) {
+    const auto& moves = game.moves.moves;
+    const auto it = std::find_if(moves.begin(), moves.end(),
+                                 [](const PgnMove& m) { return m.move == Move::null(); });
+    if (it == moves.end()) return "";
+    const int ply = int(it - moves.begin()) + (game.start.side_to_move() == BLACK ? 1 : 0);
+    return "game " + std::to_string(number) + ", move " +
+           std::to_string(game.start.fullmove_number() + ply / 2) + (ply % 2 ? "..." : ".") +
+           ": a null move ('--') in the main line cannot be analysed";
+}
+
+// What the command line asked for.
+struct AnalyzeRequest {
+    std::string input; // PGN or EPD file ("-": a PGN on standard input)
+    std::optional<std::string> fen;
+    std::optional<std::string> out; // -o
+    std::optional<std::string> plot_dir;
+    GameRange games = GameRange::all();
+    int multipv = 1;
+    SearchFlags search;
+};
+
+// The analysis of a PGN file, game after game.
+class PgnAnalysis {
+public:
+    PgnAnalysis(const AnalyzeRequest& request, Engine& engine, std::ostream& pgn_out,
+                std::ostream& summary_out)
+        : request_(request), engine_(engine), pgn_out_(pgn_out), summary_out_(summary_out) {}
+
+    // Returns the exit status.
+    int run(std::istream& in, std::uint64_t total_positions) {
+        const auto start = std::chrono::steady_clock::now();
+        Progress progress(std::cerr, total_positions > 0, "analyze");
+        PgnReader reader(in);
+        PgnGame game;
+        std::uint64_t positions_done = 0;
+        while (reader.next(game)) {
+            const std::uint64_t number = reader.games_read();
+            if (number > request_.games.last()) break;
+            if (!request_.games.contains(number)) continue;
+            std::string problem = game.error ? game.error->message() : null_move_text(game, number);
+            if (!problem.empty()) {
+                progress.finish();
+                std::cerr << "horizon analyze: " << problem << " (game left out)\n";
+                ++errors_;
+                continue;
+            }
+            const auto on_position = [&](int done, int total) {
+                progress.update(positions_done + std::uint64_t(done), total_positions,
+                                "game " + std::to_string(number) + ", position " +
+                                    std::to_string(done) + "/" + std::to_string(total));
+            };
+            const GameAnalysis analysis = analyze_one(game, number, on_position);
+            positions_done += analysis.positions.size();
+            progress.finish();
+            report_game(game, number, analysis);
+        }
+        progress.finish();
+        seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return finish();
+    }
+
+private:
+    GameAnalysis analyze_one(PgnGame& game, std::uint64_t number,
+                             const std::function<void(int, int)>& on_position) {
+        engine_.new_game();
+        GameAnalysis analysis = analyze_game(engine_, game, request_.search.limits, on_position);
+        ++analysed_;
+        positions_ += analysis.positions.size();
+        search_seconds_ += analysis.search_seconds;
+        const auto& id = engine_identity();
+        annotate_game(game, analysis,
+                      {id.name + " " + id.version, request_.search.limit_text(), 10});
+        PgnWriteOptions write_options;
+        write_options.nag_suffixes = true;
+        write_pgn(pgn_out_, game, write_options);
+        pgn_out_.flush();
+        if (request_.plot_dir) write_plot(game, number, analysis);
+        return analysis;
+    }
+
+    void write_plot(const PgnGame& game, std::uint64_t number, const GameAnalysis& analysis) {
+        const std::filesystem::path file =
+            std::filesystem::path(*request_.plot_dir) / ("game-" + std::to_string(number) + ".svg");
+        std::ofstream svg(file, std::ios::binary | std::ios::trunc);
+        svg << plot_svg(game_plot(game, analysis));
+        svg.close();
+        if (!svg) {
+            std::cerr << "horizon analyze: cannot write " << file.string() << "\n";
+            ++errors_;
+        }
+    }
+
+    void report_game(const PgnGame& game, std::uint64_t number, const GameAnalysis& analysis) {
+        summary_out_ << "Game " << number << ": " << game.tag("White") << " - " << game.tag("Black")
+                     << ", " << game.result << " (" << analysis.moves.size() << " plies)\n";
+        std::string lines = summary_lines(game, analysis);
+        for (std::size_t at = 0; at < lines.size();) {
+            const std::size_t end = lines.find('\n', at);
+            summary_out_ << "  " << lines.substr(at, end - at + 1);
+            at = end + 1;
+        }
+        for (Color c : {WHITE, BLACK}) {
+            const std::string name(game.tag(c == WHITE ? "White" : "Black"));
+            if (!totals_.count(name)) order_.push_back(name);
+            totals_[name] += analysis.players[c];
+        }
+        summary_out_.flush();
+    }
+
+    int finish() {
+        if (analysed_ > 1) {
+            summary_out_ << "Totals by player:\n";
+            for (const std::string& name : order_)
+                summary_out_ << "  " << (name.empty() ? "?" : name) << ": " << totals_[name].moves
+                             << " moves, " << totals_[name].text() << "\n";
+        }
+        char line[200];
+        std::snprintf(line, sizeof line,
+                      "horizon analyze: %llu %s analysed, %llu left out; %llu positions in "
+                      "%.2f s, %.2f s (%.1f%%) of it in the search\n",
+                      static_cast<unsigned long long>(analysed_), analysed_ == 1 ? "game" : "games",
+                      static_cast<unsigned long long>(errors_),
+                      static_cast<unsigned long long>(positions_), seconds_, search_seconds_,
+                      seconds_ > 0 ? 100.0 * search_seconds_ / seconds_ : 0.0);
+        std::cerr << line;
+        if (analysed_ == 0 && errors_ == 0) {
+            std::cerr << "horizon analyze: no game to analyse (the file holds none in the range)\n";
+            return 2;
+        }
+        return errors_ ? 1 : 0;
+    }
+
+    const AnalyzeRequest& request_;
+    Engine& engine_;
+    std::ostream& pgn_out_;
+    std::ostream& summary_out_;
+    std::uint64_t analysed_ = 0, errors_ = 0, positions_ = 0;
+    double seconds_ = 0, search_seconds_ = 0;
+    std::map<std::string, PlayerSummary> totals_;
+    std::vector<std::string> order_; // players in order of appearance
+};
+
+// Positions of the games in range (for the ETA): a quick read of the file, moves only.
+std::uint64_t count_positions(const std::string& path, const GameRange& games) {
+    std::ifstream in(path, std::ios::binary);
+    PgnReader reader(in, {false, false});
+    PgnGame game;
+    std::uint64_t total = 0;
+    while (reader.next(game)) {
+        if (reader.games_read() > games.last()) break;
+        if (games.contains(reader.games_read()) && !game.error)
+            total += game.moves.moves.size() + 1;
+    }
+    return total;
+}
+
+int analyze_pgn(const AnalyzeRequest& request, Engine& engine) {
+    std::ifstream file;
+    if (request.input != "-") {
+        file.open(request.input, std::ios::binary);
+        if (!file) {
+            std::cerr << "horizon analyze: cannot open " << request.input << "\n";
+            return 2;
+        }
+    }
+    std::ofstream out_file;
+    if (request.out) {
+        out_file.open(*request.out, std::ios::binary | std::ios::trunc);
+        if (!out_file) {
+            std::cerr << "horizon analyze: cannot write " << *request.out << "\n";
+            return 2;
+        }
+    }
+    if (request.plot_dir) {
+        std::error_code ec;
+        std::filesystem::create_directories(*request.plot_dir, ec);
+        if (ec || !std::filesystem::is_directory(*request.plot_dir)) {
+            std::cerr << "horizon analyze: --plot: cannot make the folder " << *request.plot_dir
+                      << (ec ? ": " + ec.message() : std::string()) << "\n";
+            return 2;
+        }
+    }
+    // The summary goes to standard output unless the annotated games do.
+    std::ostream& pgn_out = request.out ? static_cast<std::ostream&>(out_file) : std::cout;
+    std::ostream& summary_out = request.out ? std::cout : std::cerr;
+    const std::uint64_t total = stderr_is_terminal() && request.input != "-"
+                                    ? count_positions(request.input, request.games)
+                                    : 0;
+    PgnAnalysis analysis(request, engine, pgn_out, summary_out);
+    const int status = analysis.run(request.input == "-" ? std::cin : file, total);
+    if (request.out) {
+        out_file.close();
+        if (!out_file) {
+            std::cerr << "horizon analyze: writing " << *request.out << " failed\n";
+            return 2;
+        }
+    }
+    return status;
+}
+
+void print_lines(Engine& engine, const Position& pos, const AnalyzeRequest& request,
+                 const std::string& heading) {
+    const auto lines = best_lines(engine, pos, request.search.limits, request.multipv);
+    std::cout << heading << "\n" << lines_table(pos, lines) << std::endl;
+}
+
+int analyze_positions(const AnalyzeRequest& request, Engine& engine) {
+    if (request.fen) {
+        Position pos;
+        if (auto err = pos.set_fen(*request.fen)) {
+            std::cerr << "horizon analyze: --fen: bad FEN: " << err->message << "\n";
+            return 2;
+        }
+        print_lines(engine, pos, request,
+                    "Position " + pos.fen() + " (" + request.search.text() + ")");
+        return 0;
+    }
+    std::vector<std::string> errors;
+    const auto entries = read_epd_file(request.input, errors);
+    if (!entries) {
+        for (const std::string& e : errors)
+            std::cerr << "horizon analyze: " << e << "\n";
+        return 2;
+    }
+    Progress progress(std::cerr, stderr_is_terminal(), "analyze");
+    for (std::size_t i = 0; i < entries->size(); ++i) {
+        const EpdEntry& e = (*entries)[i];
+        progress.update(i, entries->size(), e.id);
+        engine.new_game();
+        const auto lines = best_lines(engine, e.record.pos, request.search.limits, request.multipv);
+        progress.finish();
+        std::cout << e.id << ": " << e.record.pos.fen() << "\n"
+                  << lines_table(e.record.pos, lines) << std::endl;
+    }
+    return 0;
+}
+
+// Reads the command line into `request`; throws std::invalid_argument with the message.
+AnalyzeRequest read_request(const cxxopts::ParseResult& args) {
+    if (!args.unmatched().empty())
+        throw std::invalid_argument("unexpected argument '" + args.unmatched()[0] + "'");
+    AnalyzeRequest r;
+    if (args.count("fen")) r.fen = args["fen"].as<std::string>();
+    if (args.count("file")) r.input = args["file"].as<std::string>();
+    if (r.fen.has_value() == !r.input.empty())
+        throw std::invalid_argument("give a PGN or EPD file, or --fen FEN (one of them)");
+    const bool positions = r.fen || has_epd_extension(r.input);
+    for (const char* flag : {"out", "plot", "games"})
+        if (positions && args.count(flag))
+            throw std::invalid_argument(std::string("--") + flag + " is for PGN files");
+    if (!positions && args.count("multipv"))
+        throw std::invalid_argument("--multipv is for --fen and EPD files");
+    if (args.count("out")) r.out = args["out"].as<std::string>();
+    if (args.count("plot")) r.plot_dir = args["plot"].as<std::string>();
+    if (args.count("games")) {
+        std::string error;
+        auto range = GameRange::parse(args["games"].as<std::string>(), error);
+        if (!range)
+            throw std::invalid_argument("--games '" + args["games"].as<std::string>() +
+                                        "': " + error);
+        r.games = *range;
+    }
+    if (args.count("multipv")) r.multipv = int(flag_number(args, "multipv", 1, MAX_MULTIPV));
+    r.search = read_search_flags(args, DEFAULT_MOVETIME_MS);
+    return r;
+}
+
+} // namespace
+
+std::optional<GameRange> GameRange::parse(std::string_view text, std::string& error) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
+    while (true) {
+        const std::size_t comma = text.find(',');
+        const std::string_view part = text.substr(0, comma);
+        const std::size_t dash = part.find('-');
+        std::optional<std::uint64_t> lo, hi;
+        if (dash == std::string_view::npos) {
+            lo = hi = game_number(part);
+        } else {
+            lo = dash == 0 ? std::optional<std::uint64_t>(1) : game_number(part.substr(0, dash));
+            hi = dash + 1 == part.size() ? std::optional<std::uint64_t>(UINT64_MAX)
+                                         : game_number(part.substr(dash + 1));
+            if (dash == 0 && dash + 1 == part.size()) lo.reset();
+        }
+        if (!lo || !hi) {
+            error = "'" + std::string(part) +
+                    "' is not a game number (from 1) or a range of them such as 3-7, 10- or -4";
+            return std::nullopt;
+        }
+        if (*lo > *hi) {
+            error = "'" + std::string(part) + "' runs backwards";
+            return std::nullopt;
+        }
+        spans.emplace_back(*lo, *hi);
+        if (comma == std::string_view::npos) break;
+        text.remove_prefix(comma + 1);
+    }
+    return GameRange(std::move(spans));
+}
+
+bool GameRange::contains(std::uint64_t game) const {
+    return std::any_of(spans_.begin(), spans_.end(),
+                       [&](const auto& s) { return game >= s.first && game <= s.second; });
+}
+
+std::uint64_t GameRange::last() const {
+    std::uint64_t last = 0;
+    for (const auto& s : spans_)
+        last = std::max(last, s.second);
+    return last;
+}
+
+std::vector<SearchReport> best_lines(Engine& engine, const Position& pos,
+                                     const SearchLimits& limits, int multipv) {
+    engine.set_chess960(pos.is_chess960());
+    if (auto err = engine.set_position(pos.fen(), {}))
+        throw std::runtime_error("cannot set up " + pos.fen() + ": " + *err);
+    engine.set_multipv(multipv);
+    std::vector<SearchReport> lines;
+    const SearchResult r = engine.search_sync(limits, [&](const SearchReport& report) {
+        if (report.multipv < 1) return;
+        if (lines.size() < std::size_t(report.multipv)) lines.resize(std::size_t(report.multipv));
+        lines[std::size_t(report.multipv - 1)] = report;
+    });
+    engine.set_multipv(1);
+    if (lines.empty() && r.best) {
+        SearchReport only;
+        only.depth = r.depth;
+        only.score = r.score;
+        only.pv = r.pv.empty() ? std::vector<Move>{r.best} : r.pv;
+        lines.push_back(only);
+    }
+    std::erase_if(lines, [](const SearchReport& l) { return l.pv.empty(); });
+    return lines;
+}
+
+std::string lines_table(const Position& pos, const std::vector<SearchReport>& lines) {
+    if (lines.empty())
+        return pos.in_check() ? "no legal move: checkmate\n" : "no legal move: stalemate\n";
+    std::string out = "rank   score  depth  pv (scores from White's point of view)\n";
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const SearchReport& l = lines[i];
+        const Score white = pos.side_to_move() == WHITE ? l.score : -l.score;
+        std::string score = eval_text(white);
+        if (white > 0 && score[0] != '#') score = "+" + score;
+        char head[48];
+        std::snprintf(head, sizeof head, "%4zu %7s %6d  ", i + 1, score.c_str(), l.depth);
+        out += head + moves_to_san(pos, l.pv) + "\n";
+    }
+    return out;
+}
+
+int analyze_main(int argc, const char* const* argv) {
+    cxxopts::Options options(
+        "horizon analyze",
+        "Annotate the games of a PGN file: [%eval] comments (White's view, pawns), moves that "
+        "lose expected result marked ?! ? ?? with the better line, a summary per player. Or "
+        "show the best lines of a position (--fen) or of each position of an EPD file.");
+    // clang-format off
+    options.add_options()
+        ("file", "a PGN file ('-': standard input) or an EPD file (.epd)", cxxopts::value<std::string>())
+        ("o,out", "write the annotated games to this file (default: standard output)", cxxopts::value<std::string>(), "OUT")
+        ("plot", "write one SVG plot per game into this folder (game-N.svg)", cxxopts::value<std::string>(), "DIR")
+        ("games", "only these games of the file: 5, 3-7, 10-, -4, or a list 1,4,7-9", cxxopts::value<std::string>(), "RANGE")
+        ("fen", "analyse this position", cxxopts::value<std::string>(), "FEN")
+        ("multipv", "with --fen or an EPD file: this many best lines", cxxopts::value<std::string>(), "N")
+        ("h,help", "show this help");
+    // clang-format on
+    add_search_flags(options, DEFAULT_MOVETIME_MS);
+    options.parse_positional({"file"});
+    options.positional_help("FILE");
+
+    AnalyzeRequest request;
+    try {
+        const cxxopts::ParseResult args = options.parse(argc, argv);
+        if (args.count("help")) {
+            std::cout << options.help();
+            return 0;
+        }
+        request = read_request(args);
+    } catch (const std::exception& e) {
+        std::cerr << "horizon analyze: " << e.what()
+                  << " (horizon analyze --help lists the flags)\n";
+        return 2;
+    }
+    Engine engine;
+    if (auto err = request.search.apply(engine)) {
+        std::cerr << "horizon analyze: " << *err << "\n";
+        return 2;
+    }
+    if (request.fen || has_epd_extension(request.input)) return analyze_positions(request, engine);
+    return analyze_pgn(request, engine);
+}
+
+} // namespace horizon

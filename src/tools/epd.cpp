@@ -1,0 +1,330 @@
+#include "tools/epd.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <stdexcept>
+
+#include <cxxopts.hpp>
+
+#include "engine/config.hpp"
+#include "notation/san.hpp"
+#include "notation/uci_move.hpp"
+#include "tools/game_analysis.hpp"
+#include "tools/progress.hpp"
+#include "tools/search_flags.hpp"
+#include "tools/uci_client.hpp"
+
+namespace horizon {
+
+namespace {
+
+constexpr std::int64_t DEFAULT_MOVETIME_MS = 1000;
+constexpr int MAX_MATE_MOVES = 100;
+
+std::int64_t ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                 start)
+        .count();
+}
+
+std::string join_san(const Position& pos, const std::vector<Move>& moves, const char* glue) {
+    std::string out;
+    for (Move m : moves)
+        out += (out.empty() ? "" : glue) + move_to_san(pos, m);
+    return out;
+}
+
+std::optional<int> mate_moves(const EpdOperation& op) {
+    if (op.operands.size() != 1) return std::nullopt;
+    const std::string& text = op.operands[0];
+    if (text.empty() || text.size() > 3 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    const int n = std::stoi(text);
+    if (n < 1 || n > MAX_MATE_MOVES) return std::nullopt;
+    return n;
+}
+
+// The score from White's point of view, as analyze writes it: "+1.20", "-0.35", "#3", "#-2".
+std::string score_text(Score s, Color side_to_move) {
+    const Score white = side_to_move == WHITE ? s : -s;
+    const std::string text = eval_text(white);
+    return white > 0 && text[0] != '#' ? "+" + text : text;
+}
+
+std::string place(const std::string& path, const EpdEntry& e) {
+    std::string where = path + ":" + std::to_string(e.line);
+    if (!e.record.id().empty()) where += " (" + e.record.id() + ")";
+    return where;
+}
+
+std::string outcome_line(const EpdTest& test, const EpdOutcome& o) {
+    const Position& pos = test.entry.record.pos;
+    const std::string played = o.played ? move_to_san(pos, o.played) : std::string("nothing");
+    char detail[96];
+    if (o.solved) {
+        std::snprintf(detail, sizeof detail, "time to solution %lld ms (%llu nodes)",
+                      static_cast<long long>(o.solution_ms),
+                      static_cast<unsigned long long>(o.solution_nodes));
+        return "solved  " + test.entry.id + "  " + played + "  " + detail;
+    }
+    std::snprintf(detail, sizeof detail, " (%s, depth %d)",
+                  score_text(o.score, pos.side_to_move()).c_str(), o.depth);
+    return "FAILED  " + test.entry.id + "  played " + played + detail + ", expected " +
+           test.expected();
+}
+
+} // namespace
+
+std::optional<std::vector<EpdEntry>> read_epd_file(const std::string& path,
+                                                   std::vector<std::string>& errors) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        errors.push_back("cannot open " + path);
+        return std::nullopt;
+    }
+    std::vector<EpdEntry> entries;
+    std::string line;
+    const std::size_t errors_before = errors.size();
+    for (std::size_t number = 1; std::getline(in, line); ++number) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        const std::size_t first = line.find_first_not_of(" \t");
+        if (first == std::string::npos || line[first] == '#') continue;
+        std::string error;
+        auto record = parse_epd(line, error);
+        if (!record) {
+            errors.push_back(path + ":" + std::to_string(number) + ": " + error);
+            continue;
+        }
+        EpdEntry e{number, std::move(*record), ""};
+        e.id = e.record.id().empty() ? "line " + std::to_string(number) : e.record.id();
+        entries.push_back(std::move(e));
+    }
+    if (errors.size() == errors_before && entries.empty())
+        errors.push_back(path + " holds no positions");
+    if (errors.size() != errors_before) return std::nullopt;
+    return entries;
+}
+
+bool EpdTest::solved_by(Move m, Score score) const {
+    if (!best.empty() && std::find(best.begin(), best.end(), m) == best.end()) return false;
+    if (std::find(avoid.begin(), avoid.end(), m) != avoid.end()) return false;
+    return mate == 0 || score >= mate_in(2 * mate - 1);
+}
+
+std::string EpdTest::expected() const {
+    const Position& pos = entry.record.pos;
+    std::string out;
+    const auto add = [&](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
+    if (!best.empty()) add(join_san(pos, best, " or "));
+    if (avoid.size() == 1) add("not " + join_san(pos, avoid, ""));
+    if (avoid.size() > 1) add("none of " + join_san(pos, avoid, ", "));
+    if (mate) add("mate in " + std::to_string(mate));
+    return out;
+}
+
+std::optional<EpdTest> make_epd_test(const EpdEntry& entry, std::string& error) {
+    EpdTest test;
+    test.entry = entry;
+    const Position& pos = entry.record.pos;
+    if (const EpdOperation* bm = entry.record.find("bm")) {
+        auto moves = epd_moves(pos, *bm, error);
+        if (!moves) return std::nullopt;
+        test.best = std::move(*moves);
+    }
+    if (const EpdOperation* am = entry.record.find("am")) {
+        auto moves = epd_moves(pos, *am, error);
+        if (!moves) return std::nullopt;
+        test.avoid = std::move(*moves);
+    }
+    if (const EpdOperation* dm = entry.record.find("dm")) {
+        const auto n = mate_moves(*dm);
+        if (!n) {
+            error = "dm needs one whole number from 1 to " + std::to_string(MAX_MATE_MOVES);
+            return std::nullopt;
+        }
+        test.mate = *n;
+    }
+    if (test.best.empty() && test.avoid.empty() && !test.mate) {
+        error = "no bm, am or dm operation to test";
+        return std::nullopt;
+    }
+    return test;
+}
+
+void SolutionTracker::report(Move best, Score score, Bound bound, std::int64_t ms,
+                             std::uint64_t nodes) {
+    const bool ok = bound != BOUND_UPPER && test_.solved_by(best, score);
+    if (ok && !holding_) {
+        since_ms_ = ms;
+        since_nodes_ = nodes;
+    }
+    holding_ = ok;
+}
+
+EpdOutcome SolutionTracker::finish(Move played, Score score, int depth, std::uint64_t nodes,
+                                   std::int64_t ms) {
+    EpdOutcome out;
+    out.played = played;
+    out.score = score;
+    out.depth = depth;
+    out.nodes = nodes;
+    out.ms = ms;
+    out.solved = played && test_.solved_by(played, score);
+    if (out.solved) {
+        // Without a report that stayed right, the search's last word (an interrupted
+        // iteration, or a helper thread's) solved it.
+        out.solution_ms = holding_ ? since_ms_ : ms;
+        out.solution_nodes = holding_ ? since_nodes_ : nodes;
+    }
+    return out;
+}
+
+EpdOutcome run_epd_test(Engine& engine, const EpdTest& test, const SearchLimits& limits) {
+    const Position& pos = test.entry.record.pos;
+    engine.new_game();
+    engine.set_chess960(pos.is_chess960());
+    if (auto err = engine.set_position(pos.fen(), {}))
+        throw std::runtime_error("cannot set up " + pos.fen() + ": " + *err);
+    SolutionTracker tracker(test);
+    const auto start = std::chrono::steady_clock::now();
+    const SearchResult r = engine.search_sync(limits, [&](const SearchReport& report) {
+        if (report.multipv == 1 && !report.pv.empty())
+            tracker.report(report.pv[0], report.score, report.bound, report.time_ms, report.nodes);
+    });
+    return tracker.finish(r.best, r.score, r.depth, r.nodes, ms_since(start));
+}
+
+EpdOutcome run_epd_test(UciClient& engine, const EpdTest& test, const SearchLimits& limits) {
+    const Position& pos = test.entry.record.pos;
+    engine.new_game();
+    SolutionTracker tracker(test);
+    Score score = 0;
+    int depth = 0;
+    std::uint64_t nodes = 0;
+    const auto start = std::chrono::steady_clock::now();
+    const std::string best = engine.search(pos, limits, [&](const UciInfo& info) {
+        if (info.multipv != 1) return;
+        const auto move = parse_uci_move(pos, info.pv[0]);
+        tracker.report(move.value_or(Move::none()), info.score, info.bound, info.time_ms,
+                       info.nodes);
+        score = info.score;
+        depth = info.depth;
+        nodes = info.nodes;
+    });
+    const std::int64_t ms = ms_since(start);
+    return tracker.finish(parse_uci_move(pos, best).value_or(Move::none()), score, depth, nodes,
+                          ms);
+}
+
+namespace {
+
+// The tests of a suite file; nullopt after printing every problem.
+std::optional<std::vector<EpdTest>> load_tests(const std::string& path) {
+    std::vector<std::string> errors;
+    const auto entries = read_epd_file(path, errors);
+    std::vector<EpdTest> tests;
+    for (const EpdEntry& e : entries.value_or(std::vector<EpdEntry>{})) {
+        std::string error;
+        if (auto t = make_epd_test(e, error))
+            tests.push_back(std::move(*t));
+        else
+            errors.push_back(place(path, e) + ": " + error);
+    }
+    for (const std::string& e : errors)
+        std::cerr << "horizon epd: " << e << "\n";
+    if (!errors.empty()) return std::nullopt;
+    return tests;
+}
+
+// Runs every test with `run`, one line each; returns how many were solved.
+std::size_t run_suite(const std::vector<EpdTest>& tests,
+                      const std::function<EpdOutcome(const EpdTest&)>& run) {
+    Progress progress(std::cerr, stderr_is_terminal(), "epd");
+    std::size_t solved = 0;
+    for (std::size_t i = 0; i < tests.size(); ++i) {
+        progress.update(i, tests.size(), "solved " + std::to_string(solved));
+        const EpdOutcome o = run(tests[i]);
+        solved += o.solved ? 1 : 0;
+        progress.finish();
+        std::cout << outcome_line(tests[i], o) << std::endl;
+    }
+    char line[96];
+    std::snprintf(line, sizeof line, "Solved %zu of %zu (%.1f%%)\n", solved, tests.size(),
+                  100.0 * double(solved) / double(tests.size()));
+    std::cout << line;
+    return solved;
+}
+
+} // namespace
+
+int epd_main(int argc, const char* const* argv) {
+    cxxopts::Options options("horizon epd",
+                             "Run an EPD test suite (operations bm, am, dm and id; moves in SAN): "
+                             "one line per position (scores from White's point of view), then "
+                             "the solved count. Exit status 0 only "
+                             "when every position is solved (1: some are not; 2: bad input).");
+    // clang-format off
+    options.add_options()
+        ("suite", "the EPD file", cxxopts::value<std::string>())
+        ("engine", "run the suite with this UCI engine instead of Horizon (judged the same way; --threads and --hash set its Threads and Hash)", cxxopts::value<std::string>(), "PATH")
+        ("h,help", "show this help");
+    // clang-format on
+    add_search_flags(options, DEFAULT_MOVETIME_MS);
+    options.parse_positional({"suite"});
+    options.positional_help("SUITE.epd");
+
+    std::string path;
+    std::optional<std::string> other_engine;
+    SearchFlags flags;
+    try {
+        const cxxopts::ParseResult args = options.parse(argc, argv);
+        if (args.count("help")) {
+            std::cout << options.help();
+            return 0;
+        }
+        if (!args.unmatched().empty())
+            throw std::invalid_argument("unexpected argument '" + args.unmatched()[0] + "'");
+        if (!args.count("suite")) throw std::invalid_argument("give an EPD file");
+        path = args["suite"].as<std::string>();
+        if (args.count("engine")) other_engine = args["engine"].as<std::string>();
+        flags = read_search_flags(args, DEFAULT_MOVETIME_MS);
+    } catch (const std::exception& e) {
+        std::cerr << "horizon epd: " << e.what() << " (horizon epd --help lists the flags)\n";
+        return 2;
+    }
+    const auto tests = load_tests(path);
+    if (!tests) return 2;
+
+    try {
+        std::size_t solved = 0;
+        if (other_engine) {
+            UciClient client(*other_engine);
+            client.set_option("Threads", std::to_string(flags.threads));
+            client.set_option("Hash", std::to_string(flags.hash_mib));
+            std::cout << "Suite " << path << ": " << tests->size() << " positions; "
+                      << (client.name().empty() ? *other_engine : client.name()) << ", "
+                      << flags.text() << std::endl;
+            solved = run_suite(
+                *tests, [&](const EpdTest& t) { return run_epd_test(client, t, flags.limits); });
+        } else {
+            Engine engine;
+            if (auto err = flags.apply(engine)) throw std::runtime_error(*err);
+            const auto& id = engine_identity();
+            std::cout << "Suite " << path << ": " << tests->size() << " positions; " << id.name
+                      << " " << id.version << ", " << flags.text() << std::endl;
+            solved = run_suite(
+                *tests, [&](const EpdTest& t) { return run_epd_test(engine, t, flags.limits); });
+        }
+        return solved == tests->size() ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::cerr << "horizon epd: " << e.what() << "\n";
+        return 2;
+    }
+}
+
+} // namespace horizon
