@@ -131,7 +131,7 @@ int uci_bench_main(int argc, const char* const* argv) {
     std::printf("stop to bestmove           %8.1f / %8.1f\n", stop.median(), stop.max());
     std::printf("go movetime %-5d          %8.1f / %8.1f  (min %.1f; Move Overhead %d)\n", movetime,
                 mt.median(), mt.max(), mt.min(), overhead);
-    std::printf("peak memory (VmHWM, KiB)   %8.0f / %8.0f\n", rss.median(), rss.max());
+    std::printf("peak memory (KiB)          %8.0f / %8.0f\n", rss.median(), rss.max());
     std::printf("Hash 16384 + ucinewgame    %8.1f / %8.1f  (to readyok)\n", hash.median(), hash.max());
     if (failures) std::printf("FAILURES: %d responses missing\n", failures);
     return failures ? 1 : 0;
