@@ -30,7 +30,8 @@ for preset in windows-x86-64-v2 linux-x86-64-v2 linux-x86-64-v3; do
 done
 
 # figure KEY: the number after "KEY: " on standard input (CR LF or LF lines)
-figure() { tr -d '\r' | awk -v key="$1" 'index($0, key ": ") == 1 { print $NF; exit }'; }
+# (reading all of it: a writer cut off early would fail the pipeline)
+figure() { tr -d '\r' | awk -v key="$1" 'index($0, key ": ") == 1 && !n++ { print $NF }'; }
 
 # uci_session WHAT DEPTH COMMAND...: uci, isready, a position, go depth DEPTH, waits for the
 # bestmove, quit; the engine must answer each and exit with status 0.

@@ -106,7 +106,7 @@ for file in "${files[@]}"; do
 done
 
 # figure FILE KEY: the number after "KEY: " in FILE's output
-figure() { tr -d '\r' < "$1" | awk -v key="$2" 'index($0, key ": ") == 1 { print $NF; exit }'; }
+figure() { tr -d '\r' < "$1" | awk -v key="$2" 'index($0, key ": ") == 1 && !n++ { print $NF }'; }
 percent() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", 100 * a / b }'; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
@@ -130,7 +130,7 @@ signature=$(head -1 "$tmp/0.nodes")
 status=0
 printf '\nHorizon %s, %s, median of %d rounds (bench: depth default, 1 thread; perft --depth 6)\n' \
   "$version" "$(uname -m)" "$runs"
-printf '%-36s %10s %12s %7s %14s %7s\n' binary "bench" "bench nps" "%" "perft 6 nps" "%"
+printf '%-36s %10s %12s %7s %14s %7s\n' binary "bench nodes" "bench nps" "%" "perft 6 nps" "%"
 for i in "${!names[@]}"; do
   nodes=$(sort -u "$tmp/$i.nodes" | tr '\n' ' ' | sed 's/ $//')
   bench_nps=$(median < "$tmp/$i.bench_nps")
