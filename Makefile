@@ -1,18 +1,21 @@
 # A thin wrapper over CMake, for tools that build engines with make (OpenBench runs
 # `make EXE=<name>`, with CXX set to its compiler of choice):
 #
-#   make [EXE=horizon] [CXX=g++] [NATIVE=ON|OFF]
+#   make [EXE=horizon] [CXX=g++] [NATIVE=ON|OFF] [LEVEL=x86-64|x86-64-v2|x86-64-v3]
 #
-# builds the Release engine (no tests) and copies it to $(EXE). The CMake build folder is
-# per compiler, so switching CXX never reuses another compiler's cache.
+# builds the Release engine (no tests) and copies it to $(EXE); LEVEL builds for that x86-64
+# level instead of the build machine's CPU, as the release files do (scripts/dist.sh). The
+# CMake build folder is per compiler, so switching CXX never reuses another compiler's cache.
 EXE ?= horizon
 NATIVE ?= ON
+LEVEL ?=
 BUILD := build/make-$(notdir $(CXX))
 
 .PHONY: all clean
 all:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=$(CXX) \
-	  -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON -DHORIZON_TESTS=OFF -DHORIZON_NATIVE=$(NATIVE)
+	  -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON -DHORIZON_TESTS=OFF -DHORIZON_NATIVE=$(NATIVE) \
+	  -DHORIZON_LEVEL=$(LEVEL)
 	cmake --build $(BUILD) --target horizon -j 2
 	cp $(BUILD)/horizon $(EXE)
 

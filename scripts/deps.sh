@@ -2,7 +2,10 @@
 # Installs the Debian packages Horizon builds with, when any is missing.
 # Runs apt-get as root, or through sudo when not root.
 set -euo pipefail
-packages=(g++ make cmake catch2 libcxxopts-dev nlohmann-json3-dev)
+packages=(g++ make cmake catch2 libcxxopts-dev nlohmann-json3-dev
+          # the Windows and portable builds (scripts/dist.sh) and their checks (scripts/test.sh):
+          # the MinGW-w64 cross compiler, Wine to run its .exe, QEMU to emulate an older CPU
+          g++-mingw-w64-x86-64-posix wine wine64 qemu-user)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

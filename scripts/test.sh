@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs the whole test suite: a Release build (PEXT lookups, warnings as errors),
 # an ASan+UBSan build (magic-bitboard lookups), and a ThreadSanitizer build that runs the
-# threaded tests (Lazy SMP, the search thread against stop/ponderhit/isready/quit).
+# threaded tests (Lazy SMP, the search thread against stop/ponderhit/isready/quit); then the
+# distributed binaries: the Windows build under Wine and the portable Linux builds on an
+# emulated older processor (scripts/check_portable.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -12,3 +14,4 @@ for preset in ci ci-sanitize ci-tsan; do
   echo "=== $preset: test"
   ctest --preset "$preset"
 done
+scripts/check_portable.sh build/ci/horizon

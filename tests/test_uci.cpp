@@ -523,6 +523,23 @@ TEST_CASE("position startpos / fen with moves", "[uci]") {
     CHECK(s.engine.position().fen() == START);
 }
 
+TEST_CASE("a session whose lines end in CR LF (Windows GUIs) runs as with LF", "[uci]") {
+    Session s;
+    s.in.str("uci\r\nisready\r\nsetoption name Move Overhead value 77\r\n"
+             "position startpos moves e2e4 e7e5\r\ngo depth 3\r\nisready\r\nquit\r\n");
+    s.loop.run();
+    const auto out = s.lines();
+    CHECK(count_prefix(out, "uciok") == 1);
+    CHECK(count_prefix(out, "readyok") == 2);
+    CHECK(count_prefix(out, "bestmove") == 1);
+    CHECK(count_prefix(out, "info string") == 0);
+    CHECK(s.engine.move_overhead() == 77);
+    Position expect = position_from(START);
+    for (const char* mv : {"e2e4", "e7e5"})
+        expect.make_move(*parse_uci_move(expect, mv));
+    CHECK(s.engine.position().fen() == expect.fen());
+}
+
 TEST_CASE("position with a 200-ply move list", "[uci]") {
     Session s;
     std::string cmd = "position startpos moves";
@@ -1281,6 +1298,24 @@ TEST_CASE("EvalFile: a bad file is refused by one info string naming file and ke
     }
     // Still searches with the last good weights.
     check_search_output(s.go("go depth 3"), s.engine.position());
+}
+
+TEST_CASE("EvalFile: a path with spaces and backslashes is kept as written - a final CR dropped",
+          "[uci][evalfile]") {
+    // What a Windows GUI sends: `setoption name EvalFile value C:\My  Files\w.json` + CR LF.
+    // Here the backslashes are part of one file name, and the two spaces must stay two.
+    TempDir dir;
+    const std::string file = dir.write("My  Files\\engine weights.json", changed_weights().dump());
+    Session s;
+    CHECK(s.run("setoption name EvalFile value " + file + "\r").empty());
+    CHECK(s.loop_option("EvalFile") == file);
+    CHECK(s.engine.weights().params(Term::tempo).mg == 60);
+    // White space around the value is not part of it.
+    CHECK(s.run("setoption name EvalFile value <built-in>").empty());
+    CHECK(s.engine.weights().params(Term::tempo).mg != 60);
+    CHECK(s.run("setoption name EvalFile value \t " + file + " \t \r").empty());
+    CHECK(s.loop_option("EvalFile") == file);
+    CHECK(s.engine.weights().params(Term::tempo).mg == 60);
 }
 
 TEST_CASE("UCI_ShowWDL: on - every score carries wdl W D L summing to 1000 - off - none does",

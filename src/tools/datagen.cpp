@@ -20,12 +20,12 @@
 #include <vector>
 
 #include <cxxopts.hpp>
-#include <unistd.h>
 
 #include "core/position.hpp"
 #include "engine/engine.hpp"
 #include "movegen/movegen.hpp"
 #include "notation/uci_move.hpp"
+#include "tools/platform.hpp"
 
 namespace horizon {
 
@@ -657,7 +657,7 @@ int datagen_main(int argc, const char* const* argv) {
                   << " (horizon datagen --help lists the flags)\n";
         return 2;
     }
-    o.terminal = isatty(fileno(stderr)) != 0;
+    o.terminal = is_terminal(stderr);
     try {
         run_datagen(o, std::cerr);
     } catch (const std::exception& e) {

@@ -8,10 +8,10 @@
 #include <sstream>
 
 #include <cxxopts.hpp>
-#include <sys/resource.h>
 
 #include "movegen/perft.hpp"
 #include "notation/uci_move.hpp"
+#include "tools/platform.hpp"
 #include "tools/subprocess.hpp"
 
 namespace horizon {
@@ -22,12 +22,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-long peak_rss_kib() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss;
 }
 
 void print_speed(std::uint64_t nodes, double secs) {
@@ -133,7 +127,7 @@ int run_bench(const std::string& stockfish, int runs) {
                     double(total_nodes) / total_s / 1e6);
         std::printf("Speed ratio (Horizon nps / Stockfish nps): %.2f\n", total_s / total_h);
     }
-    std::printf("Peak memory (RSS): %ld KiB\n", peak_rss_kib());
+    std::printf("Peak memory (RSS): %ld KiB\n", peak_memory_kib());
     return 0;
 }
 
@@ -224,7 +218,7 @@ int perft_main(int argc, const char* const* argv) {
         const double secs = seconds_since(start);
         std::cout << "Nodes searched: " << nodes << "\n";
         print_speed(nodes, secs);
-        std::cout << "Peak memory (RSS, KiB): " << peak_rss_kib() << "\n";
+        std::cout << "Peak memory (RSS, KiB): " << peak_memory_kib() << "\n";
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "horizon perft: " << e.what() << "\n";

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <ostream>
 
-#include <unistd.h>
+#include "tools/platform.hpp"
 
 namespace horizon {
 
@@ -55,6 +55,6 @@ void Progress::finish() {
     drawn_ = 0;
 }
 
-bool stderr_is_terminal() { return isatty(fileno(stderr)) != 0; }
+bool stderr_is_terminal() { return is_terminal(stderr); }
 
 } // namespace horizon

@@ -16,11 +16,10 @@
 #include <utility>
 
 #include <cxxopts.hpp>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include "engine/config.hpp"
 #include "engine_json.hpp"
+#include "tools/platform.hpp"
 
 namespace horizon {
 
@@ -932,12 +931,6 @@ namespace {
 
 using namespace tune;
 
-long peak_rss_kib() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss;
-}
-
 std::string duration_text(double secs) {
     if (secs < 120) return fixed(secs, 1) + " s";
     const long s = std::lround(secs);
@@ -1112,7 +1105,7 @@ int run_tuning(const TuneSettings& o, std::ostream& out, std::ostream& err, bool
         << "Memory: " << fixed(double(data.bytes()) / (1 << 20), 1) << " MiB ("
         << fixed(double(data.bytes()) / double(n), 1) << " bytes and "
         << fixed(double(data.coefficient_count()) / double(n), 1)
-        << " coefficients per position); peak RSS " << peak_rss_kib() / 1024 << " MiB\n";
+        << " coefficients per position); peak RSS " << peak_memory_kib() / 1024 << " MiB\n";
 
     // Training and validation sets. The samples are put in a random order once, training set
     // first: the passes then read memory mostly in sequence (a pass in a fresh random order
@@ -1297,7 +1290,7 @@ int run_tuning(const TuneSettings& o, std::ostream& out, std::ostream& err, bool
         return 2;
     }
     out << "Wrote " << o.out << " (" << duration_text(seconds_since(run_start))
-        << " in all, peak RSS " << peak_rss_kib() / 1024 << " MiB)\n";
+        << " in all, peak RSS " << peak_memory_kib() / 1024 << " MiB)\n";
     return 0;
 }
 
@@ -1399,7 +1392,7 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
         return 2;
     }
     try {
-        const bool interactive = &err == &std::cerr && isatty(STDERR_FILENO);
+        const bool interactive = &err == &std::cerr && is_terminal(stderr);
         return run_tuning(o, out, err, interactive);
     } catch (const std::exception& e) {
         err << "horizon tune: " << e.what() << "\n";

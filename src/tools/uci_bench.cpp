@@ -3,15 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <cxxopts.hpp>
-#include <unistd.h>
 
+#include "tools/platform.hpp"
 #include "tools/subprocess.hpp"
 
 namespace horizon {
@@ -36,20 +35,6 @@ struct Stats {
     double max() const { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
     double min() const { return v.empty() ? 0 : *std::min_element(v.begin(), v.end()); }
 };
-
-// Peak resident memory of a running process, from /proc (KiB).
-long peak_rss_kib(pid_t pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
-    return -1;
-}
-
-std::string self_path() {
-    char buf[4096];
-    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    return n > 0 ? std::string(buf, std::size_t(n)) : "horizon";
-}
 
 bool start_engine(Subprocess& e) {
     e.write("uci\n");
@@ -80,7 +65,8 @@ int uci_bench_main(int argc, const char* const* argv) {
         std::cout << options.help();
         return 0;
     }
-    const std::string engine = args.count("engine") ? args["engine"].as<std::string>() : self_path();
+    const std::string engine =
+        args.count("engine") ? args["engine"].as<std::string>() : executable_path();
     const int runs = args["runs"].as<int>();
     const int movetime = args["movetime"].as<int>();
     const int overhead = args["overhead"].as<int>();
@@ -126,7 +112,7 @@ int uci_bench_main(int argc, const char* const* argv) {
             if (!e.wait_for("bestmove", milliseconds(movetime + 5000))) ++failures;
             mt.add(ms_since(t));
 
-            rss.add(double(peak_rss_kib(e.pid())));
+            rss.add(double(e.peak_memory_kib()));
             // The largest Hash a GUI can ask for, then a new game (which clears it).
             t = Clock::now();
             e.write("setoption name Hash value 16384\nucinewgame\nisready\n");
@@ -145,7 +131,7 @@ int uci_bench_main(int argc, const char* const* argv) {
     std::printf("stop to bestmove           %8.1f / %8.1f\n", stop.median(), stop.max());
     std::printf("go movetime %-5d          %8.1f / %8.1f  (min %.1f; Move Overhead %d)\n", movetime,
                 mt.median(), mt.max(), mt.min(), overhead);
-    std::printf("peak memory (VmHWM, KiB)   %8.0f / %8.0f\n", rss.median(), rss.max());
+    std::printf("peak memory (KiB)          %8.0f / %8.0f\n", rss.median(), rss.max());
     std::printf("Hash 16384 + ucinewgame    %8.1f / %8.1f  (to readyok)\n", hash.median(), hash.max());
     if (failures) std::printf("FAILURES: %d responses missing\n", failures);
     return failures ? 1 : 0;

@@ -27,11 +27,16 @@ std::string clip(const std::string& s, std::size_t max = MAX_ECHO) {
     return s.size() > max ? s.substr(0, max) + "..." : s;
 }
 
+// White space between tokens; `\r` among it, so lines ending in `\r\n` read as any other.
+bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
 std::vector<std::string> split(const std::string& line) {
     std::vector<std::string> out;
     std::string cur;
     for (char c : line) {
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f') {
+        if (is_space(c)) {
             if (!cur.empty()) out.push_back(std::move(cur));
             cur.clear();
         } else {
@@ -40,6 +45,24 @@ std::vector<std::string> split(const std::string& line) {
     }
     if (!cur.empty()) out.push_back(std::move(cur));
     return out;
+}
+
+// The text of `line` after its first `skip` tokens as it was written (runs of white space inside
+// it kept), without the white space around it: an option value such as a Windows path with
+// spaces and backslashes, from a GUI that ends its lines with `\r\n`.
+std::string text_after_tokens(const std::string& line, std::size_t skip) {
+    std::size_t i = 0;
+    for (std::size_t token = 0; token <= skip; ++token) {
+        while (i < line.size() && is_space(line[i]))
+            ++i;
+        if (token == skip) break;
+        while (i < line.size() && !is_space(line[i]))
+            ++i;
+    }
+    std::size_t end = line.size();
+    while (end > i && is_space(line[end - 1]))
+        --end;
+    return line.substr(i, end - i);
 }
 
 std::string join(const std::vector<std::string>& v, std::size_t from, std::size_t to) {
@@ -175,7 +198,7 @@ bool UciLoop::handle(const std::string& line) {
     } else if (cmd == "ponderhit") {
         engine_.ponderhit();
     } else if (cmd == "setoption") {
-        cmd_setoption(args);
+        cmd_setoption(line, args);
     } else if (cmd == "ucinewgame") {
         engine_.stop();
         engine_.new_game();
@@ -205,7 +228,7 @@ void UciLoop::cmd_uci() {
     out_.line("uciok");
 }
 
-void UciLoop::cmd_setoption(const std::vector<std::string>& args) {
+void UciLoop::cmd_setoption(const std::string& line, const std::vector<std::string>& args) {
     // setoption name <name with spaces> [value <value with spaces>]
     if (args.empty() || args[0] != "name") {
         info_string("setoption needs 'name <option> [value <value>]'");
@@ -219,7 +242,8 @@ void UciLoop::cmd_setoption(const std::vector<std::string>& args) {
         return;
     }
     std::optional<std::string> value;
-    if (value_at != args.end()) value = join(args, vi + 1, args.size());
+    // The value as written: after the command, the arguments up to `value`, and `value`.
+    if (value_at != args.end()) value = text_after_tokens(line, vi + 2);
     // Options change between searches: a running search is stopped first (it still sends
     // its bestmove), so resizing the table can never wait on an infinite search.
     if (engine_.searching()) {

@@ -38,7 +38,8 @@ public:
 private:
     void info_string(const std::string& text);
     void cmd_uci();
-    void cmd_setoption(const std::vector<std::string>& args);
+    // `line` is the whole command: the value is taken from it as written.
+    void cmd_setoption(const std::string& line, const std::vector<std::string>& args);
     void cmd_position(const std::vector<std::string>& args);
     void cmd_go(const std::vector<std::string>& args);
     void cmd_perft(const std::vector<std::string>& args);

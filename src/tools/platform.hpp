@@ -1,0 +1,21 @@
+// The operating-system services the tools use beyond standard C++, each with a POSIX and a
+// Windows implementation (platform.cpp).
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+namespace horizon {
+
+// The most memory this process has held in RAM so far (resident set on POSIX, working set on
+// Windows), KiB; -1 when the system does not say.
+long peak_memory_kib();
+
+// The full path of the running executable; "horizon" when the system does not say.
+std::string executable_path();
+
+// Whether `stream` writes to a terminal (a console on Windows), where progress lines may be
+// redrawn in place.
+bool is_terminal(std::FILE* stream);
+
+} // namespace horizon
