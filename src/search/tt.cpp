@@ -9,6 +9,7 @@
 #if defined(_WIN32)
 #include <windows.h>
 #else
+#include <sys/mman.h>
 #include <unistd.h>
 #endif
 
@@ -19,6 +20,42 @@ constexpr std::size_t ALIGNMENT = 64;
 // Below this a clear is a memset; above, the table is handed back to the OS and asked
 // for again, which gives zeroed pages without touching them.
 constexpr std::size_t MEMSET_CLEAR_MAX = std::size_t(64) << 20;
+
+#if defined(__linux__)
+// On Linux the table lives in an anonymous mapping aligned to 2 MiB and, up to 1 GiB, asks
+// for transparent huge pages: a first touch then costs one fault per 2 MiB instead of one
+// per 4 KiB (on a virtual machine a 64 MiB table took 170-230 ms of page faults in the
+// first search, about 5 ms so), and the probes miss the TLB less. A larger table keeps
+// small pages: the first probes of a search fall on a new page almost every time, and
+// zeroing 2 MiB for each made depth 14 take twice as long in a 2 GiB table. The pages
+// arrive zeroed and only when touched, so any size is allocated at once.
+constexpr std::size_t HUGE_PAGE = std::size_t(2) << 20;
+constexpr std::size_t HUGE_PAGES_MAX = std::size_t(1) << 30;
+
+std::uintptr_t table_start(void* raw) {
+    return (reinterpret_cast<std::uintptr_t>(raw) + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+}
+void* allocate_zeroed(std::size_t bytes, std::size_t& raw_bytes) {
+    raw_bytes = bytes + HUGE_PAGE;
+    void* raw = mmap(nullptr, raw_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return nullptr;
+    if (bytes <= HUGE_PAGES_MAX) // advice only: may fail, and nothing depends on it
+        madvise(reinterpret_cast<void*>(table_start(raw)), bytes, MADV_HUGEPAGE);
+    return raw;
+}
+void free_zeroed(void* raw, std::size_t raw_bytes) {
+    if (raw) munmap(raw, raw_bytes);
+}
+#else
+std::uintptr_t table_start(void* raw) {
+    return (reinterpret_cast<std::uintptr_t>(raw) + ALIGNMENT - 1) & ~(ALIGNMENT - 1);
+}
+void* allocate_zeroed(std::size_t bytes, std::size_t& raw_bytes) {
+    raw_bytes = bytes + ALIGNMENT;
+    return std::calloc(raw_bytes, 1);
+}
+void free_zeroed(void* raw, std::size_t) { std::free(raw); }
+#endif
 } // namespace
 
 std::size_t TranspositionTable::physical_mib() {
@@ -37,25 +74,27 @@ std::size_t TranspositionTable::physical_mib() {
 TranspositionTable::~TranspositionTable() { release(); }
 
 void TranspositionTable::release() {
-    std::free(raw_);
+    free_zeroed(raw_, raw_bytes_);
     raw_ = nullptr;
+    raw_bytes_ = 0;
     buckets_ = nullptr;
 }
 
-void TranspositionTable::adopt(void* raw) {
+void TranspositionTable::adopt(void* raw, std::size_t raw_bytes) {
     release();
     raw_ = raw;
-    const auto address = (reinterpret_cast<std::uintptr_t>(raw) + ALIGNMENT - 1) & ~(ALIGNMENT - 1);
-    buckets_ = reinterpret_cast<Bucket*>(address);
+    raw_bytes_ = raw_bytes;
+    buckets_ = reinterpret_cast<Bucket*>(table_start(raw));
 }
 
 bool TranspositionTable::resize(std::size_t mib) {
     const std::size_t physical = physical_mib();
     if (raw_ && physical && mib > physical) return false;
     const std::size_t count = std::max<std::size_t>(1, mib * 1024 * 1024 / sizeof(Bucket));
-    void* raw = std::calloc(count * sizeof(Bucket) + ALIGNMENT, 1);
+    std::size_t raw_bytes = 0;
+    void* raw = allocate_zeroed(count * sizeof(Bucket), raw_bytes);
     if (!raw) return false;
-    adopt(raw);
+    adopt(raw, raw_bytes);
     count_ = count;
     mib_ = mib;
     generation_ = 0;
@@ -66,8 +105,9 @@ void TranspositionTable::clear() {
     generation_ = 0;
     const std::size_t bytes = count_ * sizeof(Bucket);
     // (Without a second table's worth of address space, it clears in place too.)
-    void* raw = bytes > MEMSET_CLEAR_MAX ? std::calloc(bytes + ALIGNMENT, 1) : nullptr;
-    if (raw) adopt(raw);
+    std::size_t raw_bytes = 0;
+    void* raw = bytes > MEMSET_CLEAR_MAX ? allocate_zeroed(bytes, raw_bytes) : nullptr;
+    if (raw) adopt(raw, raw_bytes);
     else std::memset(static_cast<void*>(buckets_), 0, bytes);
 }
 

@@ -64,9 +64,10 @@ private:
     }
 
     void release();
-    void adopt(void* raw); // frees the old table, uses raw (calloc'ed) aligned
+    void adopt(void* raw, std::size_t raw_bytes); // frees the old table, uses raw aligned
 
-    void* raw_ = nullptr;      // what calloc returned
+    void* raw_ = nullptr;      // what allocate_zeroed returned
+    std::size_t raw_bytes_ = 0; // and its size
     Bucket* buckets_ = nullptr; // raw_ aligned to a cache line
     std::size_t count_ = 0;
     std::size_t mib_ = 0;
