@@ -36,7 +36,7 @@ figure() { tr -d '\r' | awk -v key="$1" 'index($0, key ": ") == 1 && !n++ { prin
 # uci_session WHAT DEPTH COMMAND...: uci, isready, a position, go depth DEPTH, waits for the
 # bestmove, quit; the engine must answer each and exit with status 0.
 uci_session() {
-  local what=$1 depth=$2 reply=""
+  local what=$1 depth=$2 reply="" cr_lines=0
   shift 2
   coproc ENGINE { "$@" 2>&1; }
   local to=${ENGINE[1]} from=${ENGINE[0]} pid=$ENGINE_PID
@@ -44,6 +44,8 @@ uci_session() {
     local line deadline=$((SECONDS + $2))
     while ((SECONDS < deadline)); do
       IFS= read -r -t $((deadline - SECONDS)) -u "$from" line || return 1
+      # A UCI line ends in LF alone: runners on Linux would take "e2e4\r" for the move.
+      [[ $line == *$'\r' ]] && cr_lines=$((cr_lines + 1))
       line=${line%$'\r'}
       if [[ $line == "$1"* ]]; then
         reply=$line
@@ -64,10 +66,11 @@ uci_session() {
   echo quit >&"$to" 2> /dev/null || true
   local status=0
   wait "$pid" || status=$?
-  if [ $ok = 1 ] && [[ $played =~ ^bestmove\ [a-h][1-8][a-h][1-8][qrbn]?( |$) ]] && [ $status = 0 ]; then
+  if [ $ok = 1 ] && [[ $played =~ ^bestmove\ [a-h][1-8][a-h][1-8][qrbn]?( |$) ]] && [ $status = 0 ] &&
+    [ $cr_lines = 0 ]; then
     pass "$what: uci, isready, position, go depth $depth -> '$played', quit (status 0)"
   else
-    fail "$what: UCI session (last reply '$reply', exit status $status)"
+    fail "$what: UCI session (last reply '$reply', exit status $status, $cr_lines lines ending in CR)"
   fi
 }
 

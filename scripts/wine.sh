@@ -5,7 +5,7 @@
 #   scripts/wine.sh dist/horizon-<version>-windows-x86-64-v2.exe bench
 #
 # WINEPREFIX and WINEDEBUG may be set to override the defaults. Standard input and output pass
-# through unchanged (the program writes CR LF line endings), so a match runner can use this
+# through unchanged (Horizon's UCI lines end in LF, as on Linux), so a match runner can use this
 # script as the engine command.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

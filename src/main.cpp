@@ -15,6 +15,7 @@
 #include "tools/eval_tool.hpp"
 #include "tools/perft_tool.hpp"
 #include "tools/pgn_tool.hpp"
+#include "tools/platform.hpp"
 #include "tools/tune.hpp"
 #include "tools/uci_bench.hpp"
 #include "uci/uci.hpp"
@@ -67,6 +68,7 @@ int main(int argc, char** argv) {
             usage(std::cerr);
             return 2;
         }
+        horizon::use_lf_line_ends(); // UCI lines end in LF everywhere, as runners expect
         horizon::Engine engine;
         horizon::UciLoop loop(std::cin, std::cout, engine);
         if (eval_file) {

@@ -1,6 +1,7 @@
 #include "tools/platform.hpp"
 
 #if defined(_WIN32)
+#include <fcntl.h>
 #include <io.h>
 #include <windows.h>
 // windows.h first: psapi.h needs its types.
@@ -42,6 +43,11 @@ std::string executable_path() {
 
 bool is_terminal(std::FILE* stream) { return _isatty(_fileno(stream)) != 0; }
 
+void use_lf_line_ends() {
+    std::fflush(stdout);
+    _setmode(_fileno(stdout), _O_BINARY);
+}
+
 #else
 
 long peak_memory_kib() {
@@ -57,6 +63,8 @@ std::string executable_path() {
 }
 
 bool is_terminal(std::FILE* stream) { return isatty(fileno(stream)) != 0; }
+
+void use_lf_line_ends() {} // already so
 
 #endif
 

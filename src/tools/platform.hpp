@@ -18,4 +18,9 @@ std::string executable_path();
 // redrawn in place.
 bool is_terminal(std::FILE* stream);
 
+// Makes standard output write a line end as a bare LF on every system. On Windows a text-mode
+// stream writes CR LF; a match runner on Linux driving the Windows build under Wine then read
+// "bestmove e6f7\r" as an illegal move. Windows GUIs read LF lines as well.
+void use_lf_line_ends();
+
 } // namespace horizon
