@@ -10,6 +10,26 @@ Engine::Engine() = default;
 Engine::~Engine() {
     stop();
     wait();
+    {
+        std::lock_guard lock(mutex_);
+        quit_ = true;
+    }
+    job_cv_.notify_all();
+    if (worker_.joinable()) worker_.join();
+}
+
+void Engine::worker_loop() {
+    for (;;) {
+        Job job;
+        {
+            std::unique_lock lock(mutex_);
+            job_cv_.wait(lock, [&] { return job_.has_value() || quit_; });
+            if (!job_) return;
+            job = std::move(*job_);
+            job_.reset();
+        }
+        search_thread(std::move(job.limits), std::move(job.searchmoves), std::move(job.callbacks));
+    }
 }
 
 std::optional<std::string> Engine::set_position(const std::string& fen,
@@ -64,14 +84,16 @@ void Engine::go(const SearchLimits& limits, const std::vector<Move>& searchmoves
                 SearchCallbacks callbacks) {
     stop();
     wait();
+    time_.start(limits, pos_.side_to_move(), move_overhead_, pos_.game_ply());
     {
         std::lock_guard lock(mutex_);
         searching_ = true;
         signals_.stop = false;
         signals_.pondering = limits.ponder;
+        job_ = Job{limits, searchmoves, std::move(callbacks)};
     }
-    time_.start(limits, pos_.side_to_move(), move_overhead_, pos_.game_ply());
-    thread_ = std::thread(&Engine::search_thread, this, limits, searchmoves, std::move(callbacks));
+    if (!worker_.joinable()) worker_ = std::thread(&Engine::worker_loop, this);
+    job_cv_.notify_one();
 }
 
 void Engine::search_thread(SearchLimits limits, std::vector<Move> searchmoves,
@@ -135,7 +157,8 @@ void Engine::ponderhit() {
 }
 
 void Engine::wait() {
-    if (thread_.joinable()) thread_.join();
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [&] { return !searching_; });
 }
 
 bool Engine::searching() const {

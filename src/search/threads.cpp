@@ -1,6 +1,5 @@
 #include "search/threads.hpp"
 
-#include <thread>
 
 namespace horizon {
 
@@ -9,11 +8,43 @@ ThreadPool::ThreadPool(TranspositionTable& tt, SearchSignals& signals)
     set_count(1);
 }
 
+ThreadPool::~ThreadPool() { end_helpers(); }
+
+void ThreadPool::end_helpers() {
+    {
+        std::lock_guard lock(mutex_);
+        quit_ = true;
+    }
+    start_cv_.notify_all();
+    for (auto& t : helpers_) t.join();
+    helpers_.clear();
+    quit_ = false;
+}
+
 void ThreadPool::set_count(int n) {
     n = std::max(n, 1);
+    end_helpers();
     while (int(searchers_.size()) > n) searchers_.pop_back();
     while (int(searchers_.size()) < n)
         searchers_.push_back(std::make_unique<Searcher>(tt_, signals_, int(searchers_.size())));
+    results_.assign(searchers_.size(), SearchResult{});
+    for (std::size_t i = 1; i < searchers_.size(); ++i)
+        helpers_.emplace_back(&ThreadPool::helper_loop, this, i, generation_);
+}
+
+void ThreadPool::helper_loop(std::size_t index, std::uint64_t done) {
+    for (;;) {
+        {
+            std::unique_lock lock(mutex_);
+            start_cv_.wait(lock, [&] { return quit_ || generation_ != done; });
+            if (quit_) return;
+            done = generation_;
+        }
+        SearchResult r = searchers_[index]->run(*root_, *context_);
+        std::lock_guard lock(mutex_);
+        results_[index] = std::move(r);
+        if (--running_ == 0) done_cv_.notify_all();
+    }
 }
 
 void ThreadPool::clear() {
@@ -43,13 +74,23 @@ SearchResult ThreadPool::run(const Position& root, const SearchLimits& limits, T
     context.eval_params = eval_params;
 
     for (auto& s : searchers_) s->reset_nodes();
-    std::vector<SearchResult> results(searchers_.size());
-    std::vector<std::thread> helpers;
-    for (std::size_t i = 1; i < searchers_.size(); ++i)
-        helpers.emplace_back([&, i] { results[i] = searchers_[i]->run(root, context); });
-    results[0] = searchers_[0]->run(root, context);
+    {
+        std::lock_guard lock(mutex_);
+        root_ = &root;
+        context_ = &context;
+        running_ = int(helpers_.size());
+        ++generation_;
+    }
+    start_cv_.notify_all();
+    SearchResult main_result = searchers_[0]->run(root, context);
     signals_.helpers_stop = true;
-    for (auto& t : helpers) t.join();
+    std::vector<SearchResult> results;
+    {
+        std::unique_lock lock(mutex_);
+        done_cv_.wait(lock, [&] { return running_ == 0; });
+        results = results_;
+    }
+    results[0] = std::move(main_result);
 
     // The deepest completed iteration wins; among equals, the better score.
     std::size_t best = 0;
