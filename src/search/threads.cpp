@@ -1,6 +1,5 @@
 #include "search/threads.hpp"
 
-
 namespace horizon {
 
 ThreadPool::ThreadPool(TranspositionTable& tt, SearchSignals& signals)

@@ -39,8 +39,6 @@ public:
     std::uint64_t nodes() const;
 
 private:
-    // The helper threads live from set_count to the next set_count (or the destructor) and
-    // wait between searches: starting a thread per search cost 13 ms under Wine.
     // Runs searchers_[index] once for each generation after `done`.
     void helper_loop(std::size_t index, std::uint64_t done);
     void end_helpers();
@@ -48,6 +46,8 @@ private:
     TranspositionTable& tt_;
     SearchSignals& signals_;
     std::vector<std::unique_ptr<Searcher>> searchers_;
+    // The helper threads live from set_count to the next set_count (or the destructor) and
+    // wait between searches: starting a thread per search cost 13 ms under Wine.
     std::vector<std::thread> helpers_; // helpers_[i - 1] runs searchers_[i]
 
     std::mutex mutex_;

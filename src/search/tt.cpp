@@ -31,12 +31,11 @@ constexpr std::size_t MEMSET_CLEAR_MAX = std::size_t(64) << 20;
 // arrive zeroed and only when touched, so any size is allocated at once.
 constexpr std::size_t HUGE_PAGE = std::size_t(2) << 20;
 constexpr std::size_t HUGE_PAGES_MAX = std::size_t(1) << 30;
+constexpr std::size_t TABLE_ALIGNMENT = HUGE_PAGE;
 
-std::uintptr_t table_start(void* raw) {
-    return (reinterpret_cast<std::uintptr_t>(raw) + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-}
+std::uintptr_t table_start(void* raw);
 void* allocate_zeroed(std::size_t bytes, std::size_t& raw_bytes) {
-    raw_bytes = bytes + HUGE_PAGE;
+    raw_bytes = bytes + TABLE_ALIGNMENT;
     void* raw = mmap(nullptr, raw_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED) return nullptr;
     if (bytes <= HUGE_PAGES_MAX) // advice only: may fail, and nothing depends on it
@@ -47,15 +46,19 @@ void free_zeroed(void* raw, std::size_t raw_bytes) {
     if (raw) munmap(raw, raw_bytes);
 }
 #else
-std::uintptr_t table_start(void* raw) {
-    return (reinterpret_cast<std::uintptr_t>(raw) + ALIGNMENT - 1) & ~(ALIGNMENT - 1);
-}
+constexpr std::size_t TABLE_ALIGNMENT = ALIGNMENT;
+
 void* allocate_zeroed(std::size_t bytes, std::size_t& raw_bytes) {
-    raw_bytes = bytes + ALIGNMENT;
+    raw_bytes = bytes + TABLE_ALIGNMENT;
     return std::calloc(raw_bytes, 1);
 }
 void free_zeroed(void* raw, std::size_t) { std::free(raw); }
 #endif
+
+// The table's first byte in what allocate_zeroed returned (it allocates TABLE_ALIGNMENT more).
+std::uintptr_t table_start(void* raw) {
+    return (reinterpret_cast<std::uintptr_t>(raw) + TABLE_ALIGNMENT - 1) & ~(TABLE_ALIGNMENT - 1);
+}
 } // namespace
 
 std::size_t TranspositionTable::physical_mib() {
