@@ -87,9 +87,10 @@ def main():
             nodes.append(pd[reached_hi[0]][0])
             times.append(pd[reached_hi[0]][1])
         reached = max(pd) if pd else 0
+        to_hi = f", depth {reached_hi[0]} after {times[-1]} ms, {nodes[-1]} nodes" if reached_hi else ""
         print(f"position {i:2}/{len(fens)}: depth {reached:2}, "
-              f"ebf {math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else float('nan'):.2f}",
-              file=sys.stderr)
+              f"ebf {math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else float('nan'):.2f}"
+              f"{to_hi}", file=sys.stderr)
     if not logs:
         print("no depth pairs measured", file=sys.stderr)
         return 1
