@@ -442,6 +442,35 @@ TEST_CASE("lazy smp: a depth-limited search with 2 threads finds the mate", "[se
     CHECK(engine.position().is_legal(s.result.best));
 }
 
+TEST_CASE("lazy smp: with 2 threads the depths reported rise, every PV is legal, the limit is reached",
+          "[search][smp]") {
+    // A thread that another has overtaken gives up its iteration and reports the deeper
+    // line instead: the depths seen by the GUI must still only go up, and each line must be
+    // a legal sequence from the root.
+    Engine engine;
+    engine.set_threads(2);
+    for (const char* fen : {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+                            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"}) {
+        const auto s = search(engine, fen, 13);
+        INFO(fen);
+        REQUIRE_FALSE(s.reports.empty());
+        int last = 0;
+        for (const SearchReport& r : s.reports) {
+            CHECK(r.depth >= last);
+            last = r.depth;
+            Position pos = engine.position();
+            for (Move m : r.pv) {
+                REQUIRE(pos.is_legal(m));
+                pos.make_move(m);
+            }
+        }
+        CHECK(last == 13);
+        CHECK(s.result.depth >= 13);
+        CHECK(engine.position().is_legal(s.result.best));
+    }
+}
+
 TEST_CASE("tt: a size the machine cannot hold is refused and the table kept", "[search]") {
     TranspositionTable tt(2);
     tt.new_search();

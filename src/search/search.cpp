@@ -58,6 +58,9 @@ bool Searcher::should_stop() {
     if (limits_->nodes && n >= limits_->nodes) return stopped_ = true;
     if ((n & (sp::TIME_CHECK_INTERVAL - 1)) == 0) {
         if (signals_.stop.load(std::memory_order_relaxed)) return stopped_ = true;
+        if (shares_lines() && root_depth_ > 1 &&
+            signals_.deepest.load(std::memory_order_relaxed) >= root_depth_)
+            return abandoned_ = stopped_ = true;
         if (!is_main()) return stopped_ = signals_.helpers_stop.load(std::memory_order_relaxed);
         if (limits_->nodes && context_->total_nodes() >= limits_->nodes) return stopped_ = true;
         if (time_->has_limit() && !signals_.pondering.load(std::memory_order_relaxed) &&
@@ -570,6 +573,29 @@ void Searcher::report_lines(int depth) {
     }
 }
 
+// Lazy SMP: whether the threads share their completed lines (not in MultiPV, whose other
+// lines are not shared): a thread whose depth another has completed then gives it up.
+bool Searcher::shares_lines() const { return multipv_ == 1; }
+
+// Takes over the deepest line another thread completed: the root moves as they were before
+// the iteration it overtook (`before`, with the nodes spent since), that line at their head.
+// Returns its depth, or 0 when there is none to take.
+int Searcher::adopt_deeper_line(const std::vector<RootMove>& before) {
+    std::vector<RootMove> restored = before;
+    for (RootMove& rm : restored) rm.nodes = find_root_move(rm.move)->nodes;
+    root_moves_ = std::move(restored);
+    const SearchSignals::Line line = signals_.deepest_line();
+    RootMove* rm = line.pv.empty() ? nullptr : find_root_move(line.pv[0]);
+    if (!rm || line.depth < root_depth_) return 0;
+    rm->score = line.score;
+    rm->bound = BOUND_EXACT;
+    rm->seldepth = line.seldepth;
+    rm->pv = line.pv;
+    const auto at = root_moves_.begin() + (rm - root_moves_.data());
+    std::rotate(root_moves_.begin(), at, at + 1);
+    return line.depth;
+}
+
 // After an iteration: whether the next one would overrun the time this move deserves.
 bool Searcher::time_to_stop_iterating(Score score, Move best) {
     stability_ = best == last_best_ ? stability_ + 1 : 0;
@@ -593,27 +619,44 @@ void Searcher::iterate(Position& pos) {
     const auto by_score = [](const RootMove& a, const RootMove& b) { return a.score > b.score; };
 
     // Lazy SMP: odd helpers run one depth ahead of the rest, so the table holds deeper
-    // results sooner and the threads disagree more on what to search.
-    // A thread that falls behind another skips the depths that one has completed.
+    // results sooner and the threads disagree more on what to search. A thread running ahead
+    // skips the depths another has completed; one that is not takes over the line another
+    // thread completed at its depth or deeper (and abandons an iteration so overtaken).
     const int ahead = is_main() ? 0 : (thread_id_ & 1);
+    std::vector<RootMove> before;
     for (int depth = 1 + ahead; depth <= max_depth; ++depth) {
-        if (depth > 1) depth = std::max(depth, signals_.deepest.load(std::memory_order_relaxed) + 1 + ahead);
-        if (depth > max_depth) break;
+        const int deepest = signals_.deepest.load(std::memory_order_relaxed);
+        if (depth > 1 && (ahead || !shares_lines())) depth = std::max(depth, deepest + 1 + ahead);
+        if (depth > max_depth) {
+            // A helper with no depth left to run ahead on joins the last one (go depth).
+            if (is_main() || deepest >= max_depth) break;
+            depth = max_depth;
+        }
         root_depth_ = depth;
-        for (RootMove& rm : root_moves_) {
-            rm.previous_score = rm.score != -SCORE_INFINITE ? rm.score : rm.previous_score;
-            rm.score = -SCORE_INFINITE;
+        int adopted = depth > 1 && shares_lines() && deepest >= depth ? adopt_deeper_line(root_moves_) : 0;
+        if (!adopted) {
+            if (shares_lines()) before = root_moves_;
+            for (RootMove& rm : root_moves_) {
+                rm.previous_score = rm.score != -SCORE_INFINITE ? rm.score : rm.previous_score;
+                rm.score = -SCORE_INFINITE;
+            }
+            for (pv_index_ = 0; pv_index_ < multipv_ && !stopped_; ++pv_index_) {
+                seldepth_ = 0;
+                const Score prev = root_moves_[std::size_t(pv_index_)].previous_score;
+                aspiration(pos, prev == -SCORE_INFINITE ? 0 : prev, depth);
+                std::stable_sort(root_moves_.begin() + pv_index_, root_moves_.end(), by_score);
+                // Lines found so far stay ranked by score (search instability can make a later
+                // line score above an earlier one).
+                if (!stopped_) std::stable_sort(root_moves_.begin(), root_moves_.begin() + pv_index_ + 1, by_score);
+            }
+            pv_index_ = 0;
+            if (abandoned_ && !signals_.stop.load()) {
+                stopped_ = abandoned_ = false;
+                adopted = adopt_deeper_line(before);
+                if (!adopted) continue;
+            }
         }
-        for (pv_index_ = 0; pv_index_ < multipv_ && !stopped_; ++pv_index_) {
-            seldepth_ = 0;
-            const Score prev = root_moves_[std::size_t(pv_index_)].previous_score;
-            aspiration(pos, prev == -SCORE_INFINITE ? 0 : prev, depth);
-            std::stable_sort(root_moves_.begin() + pv_index_, root_moves_.end(), by_score);
-            // Lines found so far stay ranked by score (search instability can make a later
-            // line score above an earlier one).
-            if (!stopped_) std::stable_sort(root_moves_.begin(), root_moves_.begin() + pv_index_ + 1, by_score);
-        }
-        pv_index_ = 0;
+        if (adopted) depth = adopted;
         const RootMove& first = root_moves_[0];
         if (stopped_) {
             // An interrupted iteration still counts if its first line was searched: the
@@ -627,8 +670,7 @@ void Searcher::iterate(Position& pos) {
         completed_depth_ = depth;
         completed_score_ = first.score;
         completed_pv_ = first.pv;
-        for (int d = signals_.deepest.load(); d < depth && !signals_.deepest.compare_exchange_weak(d, depth);) {
-        }
+        signals_.publish(depth, first.seldepth, first.score, first.pv);
         if (!is_main()) {
             if (signals_.helpers_stop.load() || signals_.stop.load()) break;
             continue;
@@ -680,7 +722,7 @@ void Searcher::begin(const SearchContext& context) {
     limits_ = context.limits;
     time_ = context.time;
     eval_params_ = context.eval_params ? context.eval_params : &default_eval_params();
-    stopped_ = false;
+    stopped_ = abandoned_ = false;
     full_width_ = limits_->mate > 0;
     nmp_min_ply_ = 0;
     for (auto& f : stack_) f = Frame{};

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "core/position.hpp"
@@ -46,6 +47,34 @@ struct SearchSignals {
     std::atomic<bool> pondering{false};
     std::atomic<bool> helpers_stop{false};
     std::atomic<int> deepest{0}; // the deepest iteration any thread has completed
+
+    // The first line of the deepest completed iteration (MultiPV 1), published by the
+    // thread that completed it: a thread still on that depth or a shallower one abandons
+    // its iteration and takes this line as its own.
+    struct Line {
+        int depth = 0;
+        int seldepth = 0;
+        Score score = -SCORE_INFINITE;
+        std::vector<Move> pv;
+    };
+    std::mutex line_mutex;
+    Line line;
+
+    void reset() {
+        std::lock_guard lock(line_mutex);
+        line = Line{};
+        deepest = 0;
+    }
+    // Records a completed iteration: its line, if deeper than any so far, then `deepest`.
+    void publish(int depth, int seldepth, Score score, const std::vector<Move>& pv) {
+        std::lock_guard lock(line_mutex);
+        if (depth > line.depth && !pv.empty()) line = Line{depth, seldepth, score, pv};
+        if (depth > deepest.load(std::memory_order_relaxed)) deepest = depth;
+    }
+    Line deepest_line() {
+        std::lock_guard lock(line_mutex);
+        return line;
+    }
 };
 
 // A root move with what the last iterations learned of it.
@@ -157,6 +186,8 @@ private:
     RootMove* find_root_move(Move m);
     void report_lines(int depth);
     bool time_to_stop_iterating(Score score, Move best);
+    bool shares_lines() const;
+    int adopt_deeper_line(const std::vector<RootMove>& before);
 
     TranspositionTable& tt_;
     SearchSignals& signals_;
@@ -171,6 +202,7 @@ private:
     std::atomic<std::uint64_t> nodes_{0};
     int seldepth_ = 0;
     bool stopped_ = false;
+    bool abandoned_ = false; // stopped_ because another thread completed this depth
     bool full_width_ = false; // go mate: no pruning or reduction, so a mate is exact
     int root_depth_ = 0;
     int nmp_min_ply_ = 0; // null-move verification: no null move before this ply

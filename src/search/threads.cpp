@@ -62,7 +62,7 @@ SearchResult ThreadPool::run(const Position& root, const SearchLimits& limits, T
                              const EvalParams* eval_params) {
     tt_.new_search();
     signals_.helpers_stop = false;
-    signals_.deepest = 0;
+    signals_.reset();
     SearchContext context;
     context.limits = &limits;
     context.time = &time;
