@@ -11,7 +11,6 @@ Any UCI engine that prints `info depth D ... nodes N ... time T` works, so two b
 Threads 1 against Threads 2) are compared by running this twice, side by side.
 """
 import argparse
-import math
 import re
 import statistics
 import subprocess
@@ -62,6 +61,14 @@ def search(engine, fen, depth, threads, hash_mb, limit_s):
     return per_depth
 
 
+def first_at_or_beyond(per_depth, depth):
+    """The first completed depth >= `depth` in a search's reports, with its (nodes, time ms),
+    or None. With Lazy SMP the main thread may report a deeper line a helper completed
+    instead of the depth itself."""
+    reached = [d for d in sorted(per_depth) if d >= depth]
+    return (reached[0], *per_depth[reached[0]]) if reached else None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("engine")
@@ -73,30 +80,29 @@ def main():
                     help="stop one position's search after this long")
     args = ap.parse_args()
 
-    logs, times, nodes = [], [], []
+    all_ratios, times, nodes = [], [], []
     fens = bench_fens()
     for i, fen in enumerate(fens, 1):
         pd = search(args.engine, fen, args.hi, args.threads, args.hash, args.limit_s)
         ratios = [pd[d][0] / pd[d - 1][0] for d in range(args.lo, args.hi + 1)
                   if d in pd and d - 1 in pd and pd[d - 1][0] > 0]
-        logs += [math.log(r) for r in ratios]
-        # Time to depth: the first report of a completed depth >= HI (with Lazy SMP the
-        # main thread may skip a depth a helper has completed).
-        reached_hi = [d for d in sorted(pd) if d >= args.hi]
-        if reached_hi:
-            nodes.append(pd[reached_hi[0]][0])
-            times.append(pd[reached_hi[0]][1])
+        all_ratios += ratios
+        # Time to depth: the first report of a completed depth >= HI.
+        hi = first_at_or_beyond(pd, args.hi)
+        if hi:
+            nodes.append(hi[1])
+            times.append(hi[2])
         reached = max(pd) if pd else 0
-        to_hi = f", depth {reached_hi[0]} after {times[-1]} ms, {nodes[-1]} nodes" if reached_hi else ""
+        to_hi = f", depth {hi[0]} after {hi[2]} ms, {hi[1]} nodes" if hi else ""
         print(f"position {i:2}/{len(fens)}: depth {reached:2}, "
-              f"ebf {math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else float('nan'):.2f}"
+              f"ebf {statistics.geometric_mean(ratios) if ratios else float('nan'):.2f}"
               f"{to_hi}", file=sys.stderr)
-    if not logs:
+    if not all_ratios:
         print("no depth pairs measured", file=sys.stderr)
         return 1
     print(f"engine {args.engine}, threads {args.threads}, hash {args.hash} MiB")
     print(f"EBF (geometric mean of nodes(d)/nodes(d-1), d = {args.lo}..{args.hi}, "
-          f"{len(logs)} ratios): {math.exp(sum(logs) / len(logs)):.3f}")
+          f"{len(all_ratios)} ratios): {statistics.geometric_mean(all_ratios):.3f}")
     if times:
         print(f"depth {args.hi} reached in {len(times)}/{len(fens)} positions: "
               f"time sum {sum(times)} ms, median {statistics.median(times)} ms; "

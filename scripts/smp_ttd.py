@@ -12,7 +12,6 @@ sums and the geometric mean of the per-position ratios.
 """
 import argparse
 import importlib.util
-import math
 import statistics
 import sys
 from pathlib import Path
@@ -23,11 +22,10 @@ _spec.loader.exec_module(ebf)
 
 
 def time_to_depth(engine, fen, depth, threads, hash_mb, limit_s):
-    pd = ebf.search(engine, fen, depth, threads, hash_mb, limit_s)
-    reached = [d for d in sorted(pd) if d >= depth]
+    reached = ebf.first_at_or_beyond(ebf.search(engine, fen, depth, threads, hash_mb, limit_s), depth)
     if not reached:
         raise SystemExit(f"depth {depth} not reached with {threads} threads: {fen}")
-    return pd[reached[0]][1], pd[reached[0]][0]
+    return reached[2], reached[1]
 
 
 def main():
@@ -63,7 +61,7 @@ def main():
               f"nodes {total_nodes:.0f}")
     ratios = [b / o for b, o in zip(med[base], med[other]) if b > 0 and o > 0]
     print(f"speed-up of {other} threads over {base}: {sum(med[base]) / sum(med[other]):.3f} "
-          f"(ratio of sums), {math.exp(sum(map(math.log, ratios)) / len(ratios)):.3f} "
+          f"(ratio of sums), {statistics.geometric_mean(ratios):.3f} "
           f"(geometric mean over {len(ratios)} positions), {args.rounds} rounds")
     return 0
 
