@@ -11,6 +11,7 @@ Any UCI engine that prints `info depth D ... nodes N ... time T` works, so two b
 Threads 1 against Threads 2) are compared by running this twice, side by side.
 """
 import argparse
+import os
 import re
 import statistics
 import subprocess
@@ -27,9 +28,11 @@ def bench_fens():
     return re.findall(r'"([^"]+)"', block)
 
 
-def search(engine, fen, depth, threads, hash_mb, limit_s):
+def search(engine, fen, depth, threads, hash_mb, limit_s, cpus=None):
+    """`cpus`: the CPUs the engine may run on (None: any)."""
+    pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus is not None else None
     p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                         bufsize=1)
+                         bufsize=1, preexec_fn=pin)
 
     def send(line):
         p.stdin.write(line + "\n")
