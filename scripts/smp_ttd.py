@@ -18,9 +18,9 @@ by 5-6 % over 4 rounds; use 8 rounds or more before calling a difference real.
 
 --balance-cores is for machines whose CPUs differ in speed (on the 2-core VM here, for a while
 one CPU ran Horizon at 0.75x the node rate of the other; later both were alike): a one-thread
-run there is fast or slow depending on where the scheduler puts it. With the flag, a run of fewer threads than
-CPUs is pinned to each CPU window in turn, round by round, so it is timed on every CPU alike,
-while a run with a thread per CPU uses them all.
+run there is fast or slow depending on where the scheduler puts it. With the flag, a run of
+fewer threads than CPUs is pinned to each CPU window in turn, round by round, so it is timed
+on every CPU alike, while a run with a thread per CPU uses them all.
 """
 import argparse
 import importlib.util
@@ -35,8 +35,8 @@ _spec.loader.exec_module(ebf)
 
 
 def time_to_depth(engine, fen, depth, threads, hash_mb, limit_s, cpus):
-    reached = ebf.first_at_or_beyond(ebf.search(engine, fen, depth, threads, hash_mb, limit_s, cpus),
-                                     depth)
+    per_depth = ebf.search(engine, fen, depth, threads, hash_mb, limit_s, cpus)
+    reached = ebf.first_at_or_beyond(per_depth, depth)
     if not reached:
         raise SystemExit(f"depth {depth} not reached with {threads} threads: {fen}")
     return reached[2], reached[1]
@@ -108,7 +108,8 @@ def main():
             print(f"{i + 1:2d} {b:7.0f} ms {o:7.0f} ms  {b / o if o > 0 else 0:5.2f}  {fen}")
     ratios = [b / o for b, o in zip(med[base], med[other]) if b > 0 and o > 0]
     print(f"speed-up of the second run ({counts[other]} threads) over the first ({counts[base]}): "
-          f"{sum(med[base]) / sum(med[other]):.3f} (ratio of sums), {statistics.geometric_mean(ratios):.3f} "
+          f"{sum(med[base]) / sum(med[other]):.3f} (ratio of sums), "
+          f"{statistics.geometric_mean(ratios):.3f} "
           f"(geometric mean over {len(ratios)} positions), {args.rounds} rounds")
     return 0
 
