@@ -308,6 +308,34 @@ TEST_CASE("tt: resize and clear empty the table", "[search]") {
     CHECK(engine.position().is_legal(s.result.best));
 }
 
+TEST_CASE("tt: clearing a table larger than a memset clear empties it", "[search]") {
+    // 96 MiB is past the size up to which clear() zeroes the whole table: it zeroes the pages
+    // a search touched instead. The stores below touch pages in the first half only (the
+    // index comes from the key's high bits) and leave the rest untouched.
+    TranspositionTable tt(96);
+    tt.new_search();
+    std::mt19937_64 rng(7);
+    std::vector<Key> keys;
+    for (int i = 0; i < 20000; ++i) keys.push_back(rng() >> 1);
+    for (Key k : keys) tt.store(k, 0, Move::make(E2, E4), 11, 0, 6, BOUND_LOWER);
+    TTData d;
+    for (Key k : keys) REQUIRE(tt.probe(k, 0, d));
+    CHECK(tt.hashfull() > 0);
+    tt.clear();
+    CHECK(tt.hashfull() == 0);
+    int found = 0;
+    for (Key k : keys) found += tt.probe(k, 0, d);
+    CHECK(found == 0);
+    // Both halves take entries again after the clear.
+    tt.new_search();
+    for (Key k : {keys[0], keys[1] | (Key(1) << 63)}) {
+        tt.store(k, 0, Move::make(D2, D4), -3, 0, 4, BOUND_EXACT);
+        REQUIRE(tt.probe(k, 0, d));
+        CHECK(d.move == Move::make(D2, D4));
+        CHECK(d.score == -3);
+    }
+}
+
 namespace {
 
 // The final depth's lines of a MultiPV search, in multipv order.
