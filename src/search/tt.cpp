@@ -73,6 +73,20 @@ bool clear_touched(void* start, std::size_t bytes, std::size_t cap) {
     }
     return true;
 }
+#elif defined(_WIN32)
+// On Windows the table is committed with VirtualAlloc, which hands out pages that are zeroed
+// and only backed by memory when first touched (calloc gives no such promise), or fails
+// when the commit limit cannot take the size.
+constexpr std::size_t TABLE_ALIGNMENT = ALIGNMENT;
+
+void* allocate_zeroed(std::size_t bytes, std::size_t& raw_bytes) {
+    raw_bytes = bytes + TABLE_ALIGNMENT;
+    return VirtualAlloc(nullptr, raw_bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+}
+void free_zeroed(void* raw, std::size_t) {
+    if (raw) VirtualFree(raw, 0, MEM_RELEASE);
+}
+bool clear_touched(void*, std::size_t, std::size_t) { return false; }
 #else
 constexpr std::size_t TABLE_ALIGNMENT = ALIGNMENT;
 
