@@ -28,8 +28,9 @@ def bench_fens():
     return re.findall(r'"([^"]+)"', block)
 
 
-def search(engine, fen, depth, threads, hash_mb, limit_s, cpus=None):
-    """`cpus`: the CPUs the engine may run on (None: any)."""
+def start_engine(engine, cpus=None):
+    """Starts a UCI engine on the CPUs `cpus` (None: any); returns the process and a function
+    that sends it one line."""
     pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus is not None else None
     p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                          bufsize=1, preexec_fn=pin)
@@ -38,6 +39,12 @@ def search(engine, fen, depth, threads, hash_mb, limit_s, cpus=None):
         p.stdin.write(line + "\n")
         p.stdin.flush()
 
+    return p, send
+
+
+def search(engine, fen, depth, threads, hash_mb, limit_s, cpus=None):
+    """`cpus`: the CPUs the engine may run on (None: any)."""
+    p, send = start_engine(engine, cpus)
     send("uci")
     send(f"setoption name Threads value {threads}")
     send(f"setoption name Hash value {hash_mb}")

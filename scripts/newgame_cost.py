@@ -15,7 +15,6 @@ import argparse
 import importlib.util
 import re
 import statistics
-import subprocess
 from pathlib import Path
 
 _spec = importlib.util.spec_from_file_location("ebf", Path(__file__).with_name("ebf.py"))
@@ -25,13 +24,7 @@ _spec.loader.exec_module(ebf)
 
 def play_round(engine, fens, hash_mb, depth):
     """The engine's `time` of its last report for each position, in one process."""
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                         bufsize=1)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
+    p, send = ebf.start_engine(engine)
     send("uci")
     send(f"setoption name Hash value {hash_mb}")
     times = []
