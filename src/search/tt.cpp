@@ -86,7 +86,6 @@ void* allocate_zeroed(std::size_t bytes, std::size_t& raw_bytes) {
 void free_zeroed(void* raw, std::size_t) {
     if (raw) VirtualFree(raw, 0, MEM_RELEASE);
 }
-bool clear_touched(void*, std::size_t, std::size_t) { return false; }
 #else
 constexpr std::size_t TABLE_ALIGNMENT = ALIGNMENT;
 
@@ -95,6 +94,10 @@ void* allocate_zeroed(std::size_t bytes, std::size_t& raw_bytes) {
     return std::calloc(raw_bytes, 1);
 }
 void free_zeroed(void* raw, std::size_t) { std::free(raw); }
+#endif
+
+#if !defined(__linux__)
+// Elsewhere no page is known to be in memory: a large table is handed back and asked for again.
 bool clear_touched(void*, std::size_t, std::size_t) { return false; }
 #endif
 
