@@ -32,8 +32,14 @@ public:
     void clear() { last_ = moves_; }
     Move*& tail() { return last_; }
 
+    // The slots are left unwritten until a move goes in: Move's default constructor would
+    // write all of them for every list.
+    MoveList() {}
+
 private:
-    Move moves_[CAPACITY];
+    union {
+        Move moves_[CAPACITY];
+    };
     Move* last_ = moves_;
 };
 

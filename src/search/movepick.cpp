@@ -44,10 +44,10 @@ void MovePicker::init(Move tt_move) {
     generate_noisy();
     bool found = false;
     if (tt_move_) {
-        for (int i = 0; i < noisy_count_ && !found; ++i) found = noisy_[i].move == tt_move_;
+        for (int i = 0; i < noisy_count_ && !found; ++i) found = noisy_[i].move() == tt_move_;
         if (!found && !noisy_only_) {
             generate_quiets();
-            for (int i = 0; i < quiet_count_ && !found; ++i) found = quiets_[i].move == tt_move_;
+            for (int i = 0; i < quiet_count_ && !found; ++i) found = quiets_[i].move() == tt_move_;
         }
     }
     if (!found) tt_move_ = Move::none();
@@ -65,7 +65,7 @@ void MovePicker::generate_noisy() {
                     history_.capture_score(pos_.moved_piece(m), m.to(), victim);
         if (m.type() == PROMOTION)
             score += m.promotion_type() == QUEEN ? Position::see_value(QUEEN) * 16 : -(1 << 16);
-        noisy_[noisy_count_++] = {m, score};
+        noisy_[noisy_count_++] = {m.raw(), score};
     }
     sort_descending(noisy_, noisy_ + noisy_count_);
 }
@@ -89,7 +89,7 @@ void MovePicker::generate_quiets() {
         else if (m == context_->killers[1]) score = KILLER_SCORE + 1;
         else if (m == context_->counter) score = KILLER_SCORE;
         else score = quiet_history(pos_, history_, *context_, m);
-        quiets_[quiet_count_++] = {m, score};
+        quiets_[quiet_count_++] = {m.raw(), score};
     }
     sort_descending(quiets_, quiets_ + quiet_count_);
 }
@@ -103,29 +103,29 @@ Move MovePicker::next() {
         if (!noisy_generated_) generate_noisy();
         while (noisy_index_ < noisy_count_) {
             const Scored s = noisy_[noisy_index_++];
-            if (s.move == tt_move_) continue;
+            if (s.move() == tt_move_) continue;
             // Losing captures and under-promotions wait until after the quiets (in
             // quiescence they still come, and the search decides whether to prune them).
-            const bool under = s.move.type() == PROMOTION && s.move.promotion_type() != QUEEN;
-            if (!noisy_only_ && (under || !pos_.see_ge(s.move, 0))) {
+            const bool under = s.move().type() == PROMOTION && s.move().promotion_type() != QUEEN;
+            if (!noisy_only_ && (under || !pos_.see_ge(s.move(), 0))) {
                 bad_[bad_count_++] = s;
                 continue;
             }
-            return s.move;
+            return s.move();
         }
         stage_ = noisy_only_ ? DONE : QUIETS;
         if (!noisy_only_ && !quiets_generated_) generate_quiets();
         return next();
     case QUIETS:
         while (quiet_index_ < quiet_count_) {
-            const Move m = quiets_[quiet_index_++].move;
+            const Move m = quiets_[quiet_index_++].move();
             if (m != tt_move_) return m;
         }
         stage_ = BAD_NOISY;
         return next();
     case BAD_NOISY:
         while (bad_index_ < bad_count_) {
-            const Move m = bad_[bad_index_++].move;
+            const Move m = bad_[bad_index_++].move();
             if (m != tt_move_) return m;
         }
         stage_ = DONE;

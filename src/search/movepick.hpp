@@ -35,9 +35,12 @@ public:
 
 private:
     enum Stage { TT_MOVE, GOOD_NOISY, QUIETS, BAD_NOISY, DONE };
+    // The move as its raw bits: a trivial type, so the arrays below are not initialised on
+    // every construction (Move's default constructor would write all 768 entries).
     struct Scored {
-        Move move;
+        std::uint16_t raw;
         int score;
+        Move move() const { return Move(raw); }
     };
     void init(Move tt_move);
     void generate_noisy();
