@@ -42,6 +42,7 @@ inline constexpr double LMR_QUIET_DIVISOR = 2.20;
 inline constexpr double LMR_NOISY_BASE = -0.20;
 inline constexpr double LMR_NOISY_DIVISOR = 2.60;
 inline constexpr int LMR_HISTORY_DIVISOR = 8192;
+inline constexpr int CRUMB_MAX_PLY = 8; // Lazy SMP: nodes below this ply leave breadcrumbs
 inline constexpr int LMR_DEEPER_MARGIN = 60; // a reduced move beating best by this: search deeper
 
 // Late-move pruning of quiets: after (base + depth^2) / (2 - improving) moves.

@@ -297,6 +297,19 @@ RootMove* Searcher::find_root_move(Move m) {
     return nullptr;
 }
 
+NodeMark::NodeMark(SearchSignals& signals, int thread, std::uint64_t key, int ply) {
+    if (signals.threads < 2 || ply >= sp::CRUMB_MAX_PLY) return;
+    SearchSignals::Crumb& c = signals.crumbs[key & (SearchSignals::CRUMBS - 1)];
+    int owner = -1;
+    if (c.owner.compare_exchange_strong(owner, thread, std::memory_order_relaxed)) {
+        c.key.store(key, std::memory_order_relaxed);
+        held_ = &c;
+    } else {
+        // The slot may have changed hands since: a stale mark costs one ply on a few moves.
+        marked_ = owner != thread && c.key.load(std::memory_order_relaxed) == key;
+    }
+}
+
 Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int ply,
                        bool cut_node) {
     const bool pv_node = beta - alpha > 1;
@@ -356,6 +369,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         (tt.bound & BOUND_LOWER) && tt.depth >= depth - sp::SE_TT_DEPTH_MARGIN &&
         !is_mate_score(tt.score) && ply < 2 * root_depth_;
 
+    const NodeMark mark(signals_, thread_id_, pos.key(), ply);
     Score best = -SCORE_INFINITE;
     Move best_move = Move::none();
     Move quiets[64], noisies[32];
@@ -415,7 +429,9 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
             score = -search(pos, -beta, -alpha, new_depth, ply + 1, false);
         } else {
             const bool reduce = depth >= sp::LMR_MIN_DEPTH && move_count > 1 + int(pv_node) && !full_width_;
-            const int r = reduce ? lmr_reduction(mi, depth, pv_node, cut_node, is_improving, tt_capture) : 0;
+            const int r = reduce ? lmr_reduction(mi, depth, pv_node, cut_node, is_improving, tt_capture) +
+                                       int(mark.marked())
+                                 : 0;
             const Depth reduced = std::clamp(new_depth - r, 1, new_depth);
             score = -search(pos, -alpha - 1, -alpha, reduced, ply + 1, true);
             if (score > alpha && reduced < new_depth) {

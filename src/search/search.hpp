@@ -3,6 +3,7 @@
 // (src/search/threads.*) runs several of them over the one shared transposition table.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -60,6 +61,15 @@ struct SearchSignals {
     std::mutex line_mutex;
     Line line;
 
+    // Breadcrumbs (see NodeMark): one slot per key's low bits, held by at most one thread.
+    struct Crumb {
+        std::atomic<std::uint64_t> key{0};
+        std::atomic<int> owner{-1}; // the thread id, -1 when free
+    };
+    static constexpr std::size_t CRUMBS = 1024;
+    std::array<Crumb, CRUMBS> crumbs;
+    int threads = 1; // the search threads; set while no search runs
+
     void reset() {
         std::lock_guard lock(line_mutex);
         line = Line{};
@@ -75,6 +85,25 @@ struct SearchSignals {
         std::lock_guard lock(line_mutex);
         return line;
     }
+};
+
+// Lazy SMP breadcrumbs: a thread searching a node near the root (ply < CRUMB_MAX_PLY) marks
+// it for as long as it searches it, when its slot is free. Another thread reaching that node
+// meanwhile sees it marked() and reduces its late moves one ply more, rather than repeat the
+// same work in full. With one thread nothing is marked (and `bench` is unchanged).
+class NodeMark {
+public:
+    NodeMark(SearchSignals& signals, int thread, std::uint64_t key, int ply);
+    ~NodeMark() {
+        if (held_) held_->owner.store(-1, std::memory_order_relaxed);
+    }
+    NodeMark(const NodeMark&) = delete;
+    NodeMark& operator=(const NodeMark&) = delete;
+    bool marked() const { return marked_; }
+
+private:
+    SearchSignals::Crumb* held_ = nullptr;
+    bool marked_ = false;
 };
 
 // A root move with what the last iterations learned of it.

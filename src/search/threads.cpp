@@ -27,6 +27,7 @@ void ThreadPool::set_count(int n) {
     while (int(searchers_.size()) < n)
         searchers_.push_back(std::make_unique<Searcher>(tt_, signals_, int(searchers_.size())));
     results_.assign(searchers_.size(), SearchResult{});
+    signals_.threads = n;
     for (std::size_t i = 1; i < searchers_.size(); ++i)
         helpers_.emplace_back(&ThreadPool::helper_loop, this, i, generation_);
 }
