@@ -47,6 +47,33 @@ std::optional<std::string> Engine::set_position(const std::string& fen,
     return std::nullopt;
 }
 
+namespace {
+
+// A move that is not legal in the position, for a message: its squares.
+std::string move_squares(Move m) { return square_name(m.from()) + square_name(m.to()); }
+
+} // namespace
+
+std::optional<std::string> Engine::set_position(const Position& start,
+                                                std::span<const Move> moves) {
+    Position next = start;
+    next.set_chess960(chess960_ || start.is_chess960());
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        if (!next.is_legal(moves[i]))
+            return "move " + std::to_string(i + 1) + " '" + move_squares(moves[i]) +
+                   "' is illegal in " + next.fen();
+        next.make_move(moves[i]);
+    }
+    pos_ = std::move(next);
+    return std::nullopt;
+}
+
+std::optional<std::string> Engine::play(Move m) {
+    if (!pos_.is_legal(m)) return "move '" + move_squares(m) + "' is illegal in " + pos_.fen();
+    pos_.make_move(m);
+    return std::nullopt;
+}
+
 void Engine::new_game() {
     stop();
     wait();

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -37,9 +38,16 @@ public:
     Engine(const Engine&) = delete;
     Engine& operator=(const Engine&) = delete;
 
-    // Position: set whole or not at all. Returns an error message on failure.
+    // Position as text (the UCI loop): set whole or not at all. Returns an error message on
+    // failure.
     std::optional<std::string> set_position(const std::string& fen,
                                             const std::vector<std::string>& moves);
+    // Position as a position (the tools): a start position and typed moves played from it,
+    // set whole or not at all. The history the position already holds counts for repetitions.
+    std::optional<std::string> set_position(const Position& start, std::span<const Move> moves = {});
+    // Plays one more move on the current position (a tool walking a game calls this at each
+    // ply: linear in the game's length). Refused, the position unchanged, when not legal.
+    std::optional<std::string> play(Move m);
     const Position& position() const { return pos_; }
 
     void new_game();
