@@ -12,7 +12,7 @@
 #   -l LEVELS   only these of "x86-64 x86-64-v2 x86-64-v3"
 #
 # Files: dist/horizon-<version>-<linux|windows>-<x86-64|x86-64-v2|x86-64-v3>[.exe], the version
-# from CMakeLists.txt. Figures: the `bench` node count (the same for every binary, or the script
+# from engine.json. Figures: the `bench` node count (the same for every binary, or the script
 # fails), `bench` nodes per second and `perft --depth 6` nodes per second, each also as a
 # percentage of the native build's.
 set -euo pipefail
@@ -32,8 +32,9 @@ while getopts "r:j:ns:l:" opt; do
 done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "dist.sh: -r needs a positive number" >&2; exit 2; }
 
-version=$(sed -n 's/^project(horizon VERSION \([0-9][0-9.]*\).*/\1/p' CMakeLists.txt)
-[ -n "$version" ] || { echo "dist.sh: no version in CMakeLists.txt's project()" >&2; exit 2; }
+# The version's one owner is engine.json ("engine": {..., "version": "X.Y.Z", ...}).
+version=$(sed -n 's/^ *"engine":.*"version": *"\([0-9][0-9.]*\)".*/\1/p' engine.json)
+[ -n "$version" ] || { echo "dist.sh: no \"engine\" version in engine.json" >&2; exit 2; }
 mkdir -p dist
 rm -f dist/horizon-* dist/SHA256SUMS dist/WHICH-FILE.txt
 

@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "core/position.hpp"
+#include "engine/config.hpp"
 #include "engine/engine.hpp"
+#include "eval/engine_file.hpp"
 #include "notation/uci_move.hpp"
 
 using namespace horizon;
@@ -79,4 +81,11 @@ TEST_CASE("Engine: an illegal typed move is refused and the last good position k
     REQUIRE(reply);
     CHECK_FALSE(engine.play(*reply));
     CHECK(engine.position().fen() != good);
+}
+
+TEST_CASE("Engine: one version, engine.json's, which the build takes too", "[engine]") {
+    // HORIZON_VERSION is the project version CMake read from engine.json; the UCI id name and
+    // the release files' names come from the two.
+    CHECK(std::string(HORIZON_VERSION) == engine_identity().version);
+    CHECK(builtin_config().at("engine").at("version") == engine_identity().version);
 }

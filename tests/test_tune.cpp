@@ -375,7 +375,7 @@ TEST_CASE("tune: horizon tune writes an engine.json that loads, with a WDL model
     const auto load_err = EvalParams::from_json(config.at("eval"), params);
     INFO(load_err.value_or(""));
     CHECK_FALSE(load_err);
-    CHECK(config.at("engine") == engine_config().at("engine"));
+    CHECK(config.at("engine") == builtin_config().at("engine"));
     CHECK(params.to_json() != default_eval_params().to_json()); // it tuned something
 
     // The WDL model: four floats each, win chances rising and loss chances falling with
@@ -431,7 +431,7 @@ TEST_CASE("tune: with no epochs the weights come back as engine.json has them", 
                        "--k=1.5", "--start", start.path, "--threads", "1"},
                       out, err) == 0);
     CHECK(nlohmann::json::parse(read_text(out_file.path)).at("engine") ==
-          engine_config().at("engine"));
+          builtin_config().at("engine"));
 }
 
 TEST_CASE("tune: malformed data lines are reported with file and line", "[tune]") {

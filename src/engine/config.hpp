@@ -1,10 +1,8 @@
-// engine.json, compiled into the binary: the engine's identity. The text itself is parsed by
-// src/eval (builtin_config()), which also reads the weights and the WDL model from it.
+// engine.json, compiled into the binary: the engine's identity (its "engine" section). The text
+// itself is parsed in one place, eval/engine_file (builtin_config()).
 #pragma once
 
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace horizon {
 
@@ -14,8 +12,6 @@ struct EngineIdentity {
     std::string author;
 };
 
-// The parsed engine.json (the same object as builtin_config() of eval/params.hpp).
-const nlohmann::json& engine_config();
 const EngineIdentity& engine_identity();
 
 } // namespace horizon

@@ -7,7 +7,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "engine_json.hpp"
 
 namespace horizon {
 
@@ -95,11 +94,6 @@ nlohmann::json EvalParams::to_json() const {
 }
 
 const EvalParams& default_eval_params() { return builtin_weights().params; }
-
-const nlohmann::json& builtin_config() {
-    static const nlohmann::json config = nlohmann::json::parse(ENGINE_JSON);
-    return config;
-}
 
 std::optional<std::string> EvalWeights::from_json(const nlohmann::json& root, EvalWeights& out) {
     if (!root.is_object()) return std::string("must be a JSON object with an \"eval\" object");

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "eval/engine_file.hpp"
 #include "eval/wdl.hpp"
 
 namespace horizon {
@@ -95,9 +96,6 @@ struct EvalParams {
 // The weights compiled in from engine.json.
 const EvalParams& default_eval_params();
 
-// engine.json as compiled into the binary, parsed once (identity, weights, WDL model). It
-// throws at start-up if the text is malformed, which a test guards.
-const nlohmann::json& builtin_config();
 
 // A weights file: a JSON object like engine.json. Its "eval" object is required; "wdl" (the
 // WDL model; the built-in one when absent) and "engine" (identity; ignored) are optional,

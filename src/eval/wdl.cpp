@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "eval/params.hpp"
+#include "eval/engine_file.hpp"
 
 namespace horizon {
 
