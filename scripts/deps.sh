@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Horizon builds with, when any is missing.
-# Runs apt-get as root, or through sudo when not root.
+# Installs the Debian packages Horizon builds with, when any is missing, and Fathom's source
+# (scripts/fathom_source.sh). Runs apt-get as root, or through sudo when not root.
 set -euo pipefail
 packages=(g++ make cmake catch2 libcxxopts-dev nlohmann-json3-dev
+          # the house style check (scripts/check_format.sh)
+          clang-format
+          # the tablebase tests: Stockfish's own Syzygy reader and Fathom's command-line
+          # prober check Horizon's probes (Fathom's library itself is built from source)
+          stockfish fathom
           # the Windows and portable builds (scripts/dist.sh) and their checks (scripts/test.sh):
           # the MinGW-w64 cross compiler, Wine to run its .exe, QEMU to emulate an older CPU
           g++-mingw-w64-x86-64-posix wine wine64 qemu-user)
@@ -10,9 +15,12 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-as_root=()
-[ "$(id -u)" -eq 0 ] || as_root=(sudo)
-echo "Installing: ${missing[*]}"
-"${as_root[@]}" apt-get update -qq
-DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+  as_root=()
+  [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+  echo "Installing: ${missing[*]}"
+  "${as_root[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}"
+fi
+"$(dirname "$0")/fathom_source.sh"

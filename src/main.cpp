@@ -16,6 +16,7 @@
 #include "tools/perft_tool.hpp"
 #include "tools/pgn_tool.hpp"
 #include "tools/platform.hpp"
+#include "tools/tb_tool.hpp"
 #include "tools/tune.hpp"
 #include "tools/uci_bench.hpp"
 #include "uci/uci.hpp"
@@ -31,8 +32,10 @@ void usage(std::ostream& out) {
         << "  horizon perft ...        count move-tree nodes (horizon perft --help)\n"
         << "  horizon bench [depth [threads]] [--eval-file F]\n"
         << "                           search the bench positions; prints the node signature\n"
-        << "  horizon eval [--eval-file F] [FEN]\n"
-        << "                           the static evaluation, term by term\n"
+        << "  horizon eval [--eval-file F] [--syzygy-path P] [FEN]\n"
+        << "                           the static evaluation, term by term (and the tables' result)\n"
+        << "  horizon tbprobe --syzygy-path P [FEN | --random N]\n"
+        << "                           the Syzygy tables' WDL and DTZ of positions\n"
         << "  horizon pgn FILE [-o OUT] [--moves-only] [--stats [--runs N]]\n"
         << "                           read a PGN file, write it in export format (or time it)\n"
         << "  horizon analyze FILE.pgn [-o OUT] [--plot DIR] [--games RANGE] [LIMIT]\n"
@@ -89,6 +92,7 @@ int main(int argc, char** argv) {
     if (sub == "uci-bench") return horizon::uci_bench_main(argc - 1, argv + 1);
     if (sub == "datagen") return horizon::datagen_main(argc - 1, argv + 1);
     if (sub == "tune") return horizon::tune_main(argc - 1, argv + 1);
+    if (sub == "tbprobe") return horizon::tbprobe_main(argc - 1, argv + 1);
     if (sub == "help" || sub == "--help" || sub == "-h") {
         usage(std::cout);
         return 0;

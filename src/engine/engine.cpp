@@ -74,6 +74,15 @@ std::optional<std::string> Engine::play(Move m) {
     return std::nullopt;
 }
 
+TbLoad Engine::set_syzygy_path(const std::string& path) {
+    stop();
+    wait();
+    TbLoad load = tablebases_.set_path(path);
+    // Table scores in the transposition table belong to the tables that gave them.
+    tt_.clear();
+    return load;
+}
+
 void Engine::new_game() {
     stop();
     wait();

@@ -14,6 +14,7 @@
 
 #include "core/position.hpp"
 #include "eval/params.hpp"
+#include "eval/tablebases.hpp"
 #include "eval/wdl.hpp"
 #include "search/search.hpp"
 #include "search/threads.hpp"
@@ -69,6 +70,16 @@ public:
     void set_weights(const EvalWeights& weights);
     const EvalWeights& weights() const { return weights_; }
 
+    // Syzygy tablebases: the folders (empty: none), set while no search runs; the report
+    // names what was found and what was refused.
+    TbLoad set_syzygy_path(const std::string& path);
+    const Tablebases& tablebases() const { return tablebases_; }
+    // How the search uses them (SyzygyProbeDepth, SyzygyProbeLimit, Syzygy50MoveRule).
+    void set_tb_probe_depth(int depth) { tb_config_.probe_depth = depth; }
+    void set_tb_probe_limit(int pieces) { tb_config_.probe_limit = pieces; }
+    void set_tb_rule50(bool on) { tb_config_.rule50 = on; }
+    const TbConfig& tb_config() const { return tb_config_; }
+
     // Starts a search on its own thread; returns at once. Exactly one on_bestmove follows.
     void go(const SearchLimits& limits, const std::vector<Move>& searchmoves,
             SearchCallbacks callbacks);
@@ -89,6 +100,8 @@ private:
     void search_thread(SearchLimits limits, std::vector<Move> searchmoves, SearchCallbacks cb);
 
     Position pos_;
+    Tablebases tablebases_;
+    TbConfig tb_config_;
     TranspositionTable tt_{DEFAULT_HASH_MIB};
     SearchSignals signals_;
     ThreadPool pool_{tt_, signals_};

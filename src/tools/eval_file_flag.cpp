@@ -4,13 +4,18 @@ namespace horizon {
 
 std::optional<std::string> take_eval_file_flag(std::vector<std::string>& args,
                                                std::optional<std::string>& file) {
-    const std::string flag = EVAL_FILE_FLAG;
+    return take_value_flag(args, EVAL_FILE_FLAG, "a file name", file);
+}
+
+std::optional<std::string> take_value_flag(std::vector<std::string>& args, const std::string& flag,
+                                           const std::string& what,
+                                           std::optional<std::string>& value_out) {
     std::vector<std::string> rest;
     std::optional<std::string> found;
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::optional<std::string> value;
         if (args[i] == flag) {
-            if (i + 1 >= args.size()) return flag + " needs a file name";
+            if (i + 1 >= args.size()) return flag + " needs " + what;
             value = args[++i];
         } else if (args[i].rfind(flag + "=", 0) == 0) {
             value = args[i].substr(flag.size() + 1);
@@ -22,7 +27,7 @@ std::optional<std::string> take_eval_file_flag(std::vector<std::string>& args,
         found = value;
     }
     args = std::move(rest);
-    if (found) file = found;
+    if (found) value_out = found;
     return std::nullopt;
 }
 

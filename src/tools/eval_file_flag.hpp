@@ -1,5 +1,5 @@
 // The command line's `--eval-file FILE` (also `--eval-file=FILE`): the weights file for the UCI
-// loop and for the subcommands that evaluate (eval, bench).
+// loop and for the subcommands that evaluate (eval, bench); and flags like it.
 #pragma once
 
 #include <optional>
@@ -16,6 +16,12 @@ inline constexpr const char* EVAL_FILE_FLAG = "--eval-file";
 // flag has no file or is given twice (then `args` and `file` are as they were).
 std::optional<std::string> take_eval_file_flag(std::vector<std::string>& args,
                                                std::optional<std::string>& file);
+
+// The same for any flag with a value (`--flag VALUE` or `--flag=VALUE`); `what` names the value
+// in the message ("a file name", "a folder").
+std::optional<std::string> take_value_flag(std::vector<std::string>& args, const std::string& flag,
+                                           const std::string& what,
+                                           std::optional<std::string>& value_out);
 
 // The weights a subcommand evaluates with: those of `file`, or the built-in ones without one.
 // Returns an error message (naming the file and the key) when the file cannot be loaded.

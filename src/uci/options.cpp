@@ -9,15 +9,17 @@ namespace horizon {
 namespace {
 
 std::string lower(std::string s) {
-    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : s)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
     return s;
 }
 
 } // namespace
 
-void OptionRegistry::add(UciOption option) {
+void OptionRegistry::add(UciOption option, OptionReport report) {
     option.value = option.default_value;
     options_.push_back(std::move(option));
+    reports_.push_back(std::move(report));
 }
 
 const UciOption* OptionRegistry::find(const std::string& name) const {
@@ -31,12 +33,16 @@ std::vector<std::string> OptionRegistry::declarations() const {
     for (const auto& o : options_) {
         std::string line = "option name " + o.name + " type ";
         switch (o.type) {
-        case UciOption::Type::CHECK: line += "check default " + o.default_value; break;
+        case UciOption::Type::CHECK:
+            line += "check default " + o.default_value;
+            break;
         case UciOption::Type::SPIN:
             line += "spin default " + o.default_value + " min " + std::to_string(o.min) + " max " +
                     std::to_string(o.max);
             break;
-        case UciOption::Type::BUTTON: line += "button"; break;
+        case UciOption::Type::BUTTON:
+            line += "button";
+            break;
         case UciOption::Type::STRING:
             line += "string default " + (o.default_value.empty() ? "<empty>" : o.default_value);
             break;
@@ -94,6 +100,10 @@ std::optional<std::string> OptionRegistry::set(const std::string& name,
         if (auto err = o.apply(v)) return "option " + o.name + ": " + *err + "; kept " + o.value;
     }
     if (o.type != UciOption::Type::BUTTON) o.value = v;
+    if (const auto& report = reports_[std::size_t(it - options_.begin())]) {
+        const std::string said = report(v);
+        if (!said.empty()) note = note ? *note + "; " + said : said;
+    }
     return note;
 }
 

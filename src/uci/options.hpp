@@ -19,18 +19,23 @@ struct UciOption {
     std::function<std::optional<std::string>(const std::string&)> apply;
 };
 
+// What to tell the GUI once an option's value is set ("": nothing), e.g. what a path found.
+using OptionReport = std::function<std::string(const std::string&)>;
+
 class OptionRegistry {
 public:
-    void add(UciOption option);
+    void add(UciOption option, OptionReport report = {});
     // The `option name ...` lines.
     std::vector<std::string> declarations() const;
     // Sets an option (name case-insensitive). Returns a message for `info string` when
     // something was wrong or adjusted (unknown name, bad value, clamped), else nullopt.
-    std::optional<std::string> set(const std::string& name, const std::optional<std::string>& value);
+    std::optional<std::string> set(const std::string& name,
+                                   const std::optional<std::string>& value);
     const UciOption* find(const std::string& name) const;
 
 private:
     std::vector<UciOption> options_;
+    std::vector<OptionReport> reports_; // reports_[i] belongs to options_[i]
 };
 
 } // namespace horizon

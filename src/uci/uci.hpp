@@ -52,6 +52,7 @@ private:
     OptionRegistry options_;
     bool debug_ = false;
     bool show_wdl_ = false; // UCI_ShowWDL
+    TbLoad tb_load_;        // what the last SyzygyPath found
 };
 
 } // namespace horizon
