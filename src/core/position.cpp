@@ -17,10 +17,12 @@ std::vector<std::string_view> split_fields(std::string_view text) {
     std::vector<std::string_view> out;
     std::size_t i = 0;
     while (i < text.size()) {
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
+            ++i;
         if (i >= text.size()) break;
         std::size_t j = i;
-        while (j < text.size() && text[j] != ' ' && text[j] != '\t') ++j;
+        while (j < text.size() && text[j] != ' ' && text[j] != '\t')
+            ++j;
         out.push_back(text.substr(i, j - i));
         i = j;
     }
@@ -96,8 +98,8 @@ void Position::set_castling_right(Color c, Square rook_sq) {
     castling_rook_[index] = rook_sq;
     const Square kto = castling_king_destination(index);
     const Square rto = castling_rook_destination(index);
-    castling_path_[index] = (between_bb(ksq, kto) | between_bb(rook_sq, rto)) &
-                            ~(square_bb(ksq) | square_bb(rook_sq));
+    castling_path_[index] =
+        (between_bb(ksq, kto) | between_bb(rook_sq, rto)) & ~(square_bb(ksq) | square_bb(rook_sq));
 }
 
 std::optional<FenError> Position::set_fen(std::string_view fen, bool chess960) {
@@ -145,8 +147,8 @@ std::optional<FenError> Position::set_fen(std::string_view fen, bool chess960) {
                 last_digit = false;
             }
         }
-        if (rank != 0) return fen_error("placement: " + std::to_string(8 - rank) +
-                                        " ranks, expected 8");
+        if (rank != 0)
+            return fen_error("placement: " + std::to_string(8 - rank) + " ranks, expected 8");
         if (file != 8)
             return fen_error("placement: rank 1 has " + std::to_string(file) +
                              " files, expected 8");
@@ -167,9 +169,12 @@ std::optional<FenError> Position::set_fen(std::string_view fen, bool chess960) {
         return fen_error("placement: pawn on rank 1 or 8");
 
     // 2. Side to move.
-    if (fields[1] == "w") p.side_ = WHITE;
-    else if (fields[1] == "b") p.side_ = BLACK;
-    else return fen_error("side to move must be 'w' or 'b', got '" + std::string(fields[1]) + "'");
+    if (fields[1] == "w")
+        p.side_ = WHITE;
+    else if (fields[1] == "b")
+        p.side_ = BLACK;
+    else
+        return fen_error("side to move must be 'w' or 'b', got '" + std::string(fields[1]) + "'");
 
     // 3. Castling: '-', KQkq (X-FEN: outermost rook) or rook files (Shredder-FEN).
     p.chess960_ = chess960;
@@ -229,8 +234,8 @@ std::optional<FenError> Position::set_fen(std::string_view fen, bool chess960) {
         const Square s = make_square(ep[0] - 'a', ep[1] - '1');
         const Color us = p.side_;
         const int expected_rank = us == WHITE ? 5 : 2;
-        const Square pushed = Square(s - pawn_push(us));       // the pawn that moved two
-        const Square origin = Square(s + pawn_push(us));       // where it came from
+        const Square pushed = Square(s - pawn_push(us)); // the pawn that moved two
+        const Square origin = Square(s + pawn_push(us)); // where it came from
         if (rank_of(s) != expected_rank)
             return fen_error("en passant: square " + std::string(ep) + " is impossible with " +
                              (us == WHITE ? "white" : "black") + " to move (must be on rank " +
@@ -488,9 +493,14 @@ bool Position::gives_check(Move m) const {
         occ = (occ ^ square_bb(to)) | square_bb(kto) | square_bb(rto);
         return rook_attacks(rto, occ) & square_bb(ksq);
     }
-    case EN_PASSANT: occ ^= square_bb(Square(to - pawn_push(us))); break;
-    case PROMOTION: pt = m.promotion_type(); break;
-    default: break;
+    case EN_PASSANT:
+        occ ^= square_bb(Square(to - pawn_push(us)));
+        break;
+    case PROMOTION:
+        pt = m.promotion_type();
+        break;
+    default:
+        break;
     }
     occ |= square_bb(to);
 
@@ -601,7 +611,8 @@ bool Position::see_ge(Move m, int threshold) const {
         swap = see_value(pt) - swap;
         if (swap < int(result)) break;
         occ ^= square_bb(lsb(b));
-        if (pt == PAWN || pt == BISHOP || pt == QUEEN) attackers |= bishop_attacks(to, occ) & diagonal;
+        if (pt == PAWN || pt == BISHOP || pt == QUEEN)
+            attackers |= bishop_attacks(to, occ) & diagonal;
         if (pt == ROOK || pt == QUEEN) attackers |= rook_attacks(to, occ) & straight;
     }
     return result;
@@ -613,9 +624,20 @@ bool Position::is_repetition(int ply) const {
     int seen = 0;
     for (int i = 4; i <= end && i <= n; i += 2) {
         if (history_[n - i].key != st_.key) continue;
-        if (i < ply) return true; // repeated inside the search tree
+        if (i < ply) return true;     // repeated inside the search tree
         if (++seen == 2) return true; // third occurrence in the game
     }
+    return false;
+}
+
+bool Position::has_repeated() const {
+    const int n = int(history_.size());
+    const int end = std::min(st_.rule50, n);
+    // The keys of the stretch, newest first: this position, then the ones before it.
+    auto key_at = [&](int back) { return back == 0 ? st_.key : history_[n - back].key; };
+    for (int i = 0; i <= end; ++i)
+        for (int j = i + 4; j <= end; j += 2)
+            if (key_at(i) == key_at(j)) return true;
     return false;
 }
 
@@ -633,7 +655,8 @@ std::string Position::pretty() const {
     std::ostringstream out;
     out << "\n +---+---+---+---+---+---+---+---+\n";
     for (int r = 7; r >= 0; --r) {
-        for (int f = 0; f < 8; ++f) out << " | " << PIECE_CHARS[board_[make_square(f, r)]];
+        for (int f = 0; f < 8; ++f)
+            out << " | " << PIECE_CHARS[board_[make_square(f, r)]];
         out << " | " << (r + 1) << "\n +---+---+---+---+---+---+---+---+\n";
     }
     out << "   a   b   c   d   e   f   g   h\n\n";
@@ -642,7 +665,8 @@ std::string Position::pretty() const {
     std::snprintf(key, sizeof key, "%016llX", static_cast<unsigned long long>(st_.key));
     out << "Key: " << key << "\n";
     out << "Checkers:";
-    for (Bitboard b = st_.checkers; b;) out << ' ' << square_name(pop_lsb(b));
+    for (Bitboard b = st_.checkers; b;)
+        out << ' ' << square_name(pop_lsb(b));
     out << "\n";
     return out.str();
 }

@@ -109,6 +109,9 @@ public:
     // Draws. `ply` is the distance from the search root: a repetition inside the search
     // tree counts at once, one reaching back before the root needs a third occurrence.
     bool is_repetition(int ply) const;
+    // Whether any position since the last capture or pawn move (this one included) stood
+    // before in that stretch: the game has repeated itself (the tables' root ranking asks).
+    bool has_repeated() const;
     bool is_fifty_move_draw() const { return st_.rule50 >= 100; }
     bool has_insufficient_material() const;
     bool is_draw(int ply) const {

@@ -125,4 +125,14 @@ constexpr Score SCORE_MATE_IN_MAX_PLY = SCORE_MATE - MAX_PLY;
 constexpr Score mate_in(int ply) { return SCORE_MATE - ply; }
 constexpr Score mated_in(int ply) { return -SCORE_MATE + ply; }
 
+// A win the tablebases promise scores between every evaluation and every mate (a found mate
+// outranks it), less the plies from the root to the probed position, as mates do.
+constexpr Score SCORE_TB_WIN = SCORE_MATE_IN_MAX_PLY - 1;
+constexpr Score SCORE_TB_WIN_IN_MAX_PLY = SCORE_TB_WIN - MAX_PLY;
+// Evaluations stay below the tablebase range.
+constexpr Score SCORE_EVAL_MAX = SCORE_TB_WIN_IN_MAX_PLY - 1;
+
+constexpr Score tb_win_in(int ply) { return SCORE_TB_WIN - ply; }
+constexpr Score tb_loss_in(int ply) { return -SCORE_TB_WIN + ply; }
+
 } // namespace horizon

@@ -421,8 +421,8 @@ Score evaluate(const Position& pos, const EvalParams& params, PawnCache* pawns) 
     evaluate_all(pos, sink, pawns);
     const int mg = sink.mg + king_danger_mg(sink.danger_mg[WHITE]) - king_danger_mg(sink.danger_mg[BLACK]);
     const int eg = sink.eg + king_danger_eg(sink.danger_eg[WHITE]) - king_danger_eg(sink.danger_eg[BLACK]);
-    // Never in the mate range, whatever the weights.
-    const int bound = SCORE_MATE_IN_MAX_PLY - 1;
+    // Never in the tablebase or mate range, whatever the weights.
+    const int bound = SCORE_EVAL_MAX;
     // Only the stronger side's scale matters: the other is not computed.
     const int scale = endgame_scale(pos, eg > 0 ? WHITE : BLACK);
     const int score = std::clamp(blend(mg, eg, game_phase(pos), scale), -bound, bound);
@@ -475,7 +475,7 @@ int evaluate_trace(const EvalTrace& t, const EvalParams& params) {
                    king_danger_mg(s.danger_mg[BLACK]);
     const int eg = s.eg[WHITE] - s.eg[BLACK] + king_danger_eg(s.danger_eg[WHITE]) -
                    king_danger_eg(s.danger_eg[BLACK]);
-    const int bound = SCORE_MATE_IN_MAX_PLY - 1;
+    const int bound = SCORE_EVAL_MAX;
     return std::clamp(blend(mg, eg, t.phase, t.scale[eg > 0 ? WHITE : BLACK]), -bound, bound);
 }
 

@@ -251,8 +251,11 @@ TbLoad Tablebases::set_path(const std::string& path) {
         if (int(load.wdl_by_pieces.size()) <= n) load.wdl_by_pieces.resize(std::size_t(n) + 1);
         ++load.wdl_by_pieces[std::size_t(n)];
     }
-    for (const auto& [stem, ok] : dtz_ok)
+    refused_dtz_.clear();
+    for (const auto& [stem, ok] : dtz_ok) {
         load.dtz_tables += ok && wdl_ok.count(stem) && wdl_ok[stem];
+        if (!ok) refused_dtz_.insert(stem);
+    }
 
     {
         QuietLibrary quiet;
@@ -272,6 +275,17 @@ TbLoad Tablebases::set_path(const std::string& path) {
     return load;
 }
 
+bool Tablebases::dtz_refused(const Position& pos) const {
+    if (refused_dtz_.empty()) return false;
+    // The material as the files name it, either side first.
+    std::string side[COLOR_NB];
+    for (Color c : {WHITE, BLACK})
+        for (PieceType pt : {KING, QUEEN, ROOK, BISHOP, KNIGHT, PAWN})
+            side[c].append(std::size_t(pos.count(c, pt)), "?PNBRQK"[pt]);
+    return refused_dtz_.count(side[WHITE] + "v" + side[BLACK]) ||
+           refused_dtz_.count(side[BLACK] + "v" + side[WHITE]);
+}
+
 bool Tablebases::covers(const Position& pos, int limit) const {
     const int pieces = popcount(pos.pieces());
     return largest_ > 0 && pieces <= largest_ && pieces <= limit && pos.castling_rights() == 0;
@@ -288,6 +302,10 @@ std::optional<TbWdl> Tablebases::probe_wdl(const Position& pos) const {
 
 std::optional<TbProbe> Tablebases::probe(const Position& pos) const {
     if (!covers(pos)) return std::nullopt;
+    if (dtz_refused(pos)) {
+        if (auto wdl = probe_wdl(pos)) return TbProbe{*wdl, std::nullopt};
+        return std::nullopt;
+    }
     const auto p = fathom_position(pos);
     const unsigned r =
         tb_probe_root(p.white, p.black, p.kings, p.queens, p.rooks, p.bishops, p.knights, p.pawns,
@@ -309,9 +327,10 @@ std::optional<std::vector<TbRootMove>> Tablebases::rank_root_moves(const Positio
     if (!covers(pos)) return std::nullopt;
     const auto p = fathom_position(pos);
     auto moves = std::make_unique<TbRootMoves>();
-    int ok = tb_probe_root_dtz(p.white, p.black, p.kings, p.queens, p.rooks, p.bishops, p.knights,
-                               p.pawns, p.rule50, 0, p.ep, p.white_to_move, repeated, rule50,
-                               moves.get());
+    int ok =
+        !dtz_refused(pos) && tb_probe_root_dtz(p.white, p.black, p.kings, p.queens, p.rooks,
+                                               p.bishops, p.knights, p.pawns, p.rule50, 0, p.ep,
+                                               p.white_to_move, repeated, rule50, moves.get());
     if (!ok)
         ok = tb_probe_root_wdl(p.white, p.black, p.kings, p.queens, p.rooks, p.bishops, p.knights,
                                p.pawns, p.rule50, 0, p.ep, p.white_to_move, rule50, moves.get());

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -105,8 +106,13 @@ public:
                                                            bool repeated) const;
 
 private:
+    // Whether the position's DTZ table was refused (the library, asked for it, would drop the
+    // WDL table of the same material too).
+    bool dtz_refused(const Position& pos) const;
+
     std::string path_;
     int largest_ = 0;
+    std::set<std::string> refused_dtz_; // "KRvK": DTZ tables that failed the check
 };
 
 } // namespace horizon

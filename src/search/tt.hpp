@@ -74,16 +74,16 @@ private:
     std::uint8_t generation_ = 0;
 };
 
-// Mate scores are stored as distance from the node, not from the root.
+// Mate and tablebase scores are stored as distance from the node, not from the root.
 inline Score score_to_tt(Score s, int ply) {
-    if (s >= SCORE_MATE_IN_MAX_PLY) return s + ply;
-    if (s <= -SCORE_MATE_IN_MAX_PLY) return s - ply;
+    if (s >= SCORE_TB_WIN_IN_MAX_PLY) return s + ply;
+    if (s <= -SCORE_TB_WIN_IN_MAX_PLY) return s - ply;
     return s;
 }
 inline Score score_from_tt(Score s, int ply) {
     if (s == SCORE_NONE) return s;
-    if (s >= SCORE_MATE_IN_MAX_PLY) return s - ply;
-    if (s <= -SCORE_MATE_IN_MAX_PLY) return s + ply;
+    if (s >= SCORE_TB_WIN_IN_MAX_PLY) return s - ply;
+    if (s <= -SCORE_TB_WIN_IN_MAX_PLY) return s + ply;
     return s;
 }
 
