@@ -25,16 +25,20 @@ namespace {
 constexpr const char* USAGE =
     "usage: horizon tbprobe --syzygy-path PATH [FEN ...]\n"
     "       horizon tbprobe --syzygy-path PATH --random N [--seed S] [--pieces MIN-MAX]\n"
+    "                       [--material KBNvK]\n"
     "Probes the Syzygy tables: one line a position, 'FEN | WDL | DTZ' (WDL: win, cursed win,\n"
     "draw, blessed loss or loss for the side to move, the fifty-move counter counted; DTZ:\n"
     "plies to a capture or pawn move, signed, '-' without a DTZ table; '|' alone: not in the\n"
     "tables). --random N draws N random legal positions (default 3-4 pieces) with the side to\n"
-    "move, en passant and the fifty-move counter varied, the same for the same seed.\n";
+    "move, en passant and the fifty-move counter varied, the same for the same seed;\n"
+    "--material: only that material (White's pieces, 'v', Black's), counter at 0.\n";
 
 // A random legal position of `pieces` pieces (kings included), nullopt when the draw failed.
 // With `en_passant`, two of the pieces are pawns set up so that the side to move has just
 // made a double step beside an enemy pawn: an en passant capture is on the board.
-std::optional<Position> random_position(std::mt19937_64& rng, int pieces, bool en_passant) {
+// With `material` ("KBNvK": White's pieces, then Black's), those pieces and no others.
+std::optional<Position> random_position(std::mt19937_64& rng, int pieces, bool en_passant,
+                                        const std::string& material = "") {
     const char types[] = {'Q', 'R', 'B', 'N', 'P'};
     char board[64];
     std::fill(std::begin(board), std::end(board), '.');
@@ -62,8 +66,19 @@ std::optional<Position> random_position(std::mt19937_64& rng, int pieces, bool e
         board[step_to] = '#';
         pieces -= 2;
     }
-    board[empty_square(false)] = 'K';
-    board[empty_square(false)] = 'k';
+    if (!material.empty()) {
+        bool black = false;
+        for (char c : material) {
+            if (c == 'v')
+                black = true;
+            else
+                board[empty_square(c == 'P')] = black ? char(c - 'A' + 'a') : c;
+        }
+        pieces = 0;
+    } else {
+        board[empty_square(false)] = 'K';
+        board[empty_square(false)] = 'k';
+    }
     for (int i = 2; i < pieces; ++i) {
         const char t = types[rng() % 5];
         const bool white_piece = rng() % 2;
@@ -85,7 +100,7 @@ std::optional<Position> random_position(std::mt19937_64& rng, int pieces, bool e
         if (run) fen += char('0' + run);
         if (rank) fen += '/';
     }
-    const int rule50 = rng() % 2 ? 0 : int(rng() % 100);
+    const int rule50 = !material.empty() || rng() % 2 ? 0 : int(rng() % 100);
     fen += std::string(white ? " w" : " b") + " - - " + std::to_string(rule50) + " 60";
     Position pos;
     if (pos.set_fen(fen)) return std::nullopt;
@@ -113,11 +128,12 @@ int tbprobe_main(int argc, const char* const* argv) {
         std::cout << USAGE;
         return args.empty() ? 2 : 0;
     }
-    std::optional<std::string> path, random, seed, pieces;
+    std::optional<std::string> path, random, seed, pieces, material;
     for (auto [flag, what, out] :
          {std::tuple{"--syzygy-path", "a folder", &path},
           std::tuple{"--random", "a count", &random}, std::tuple{"--seed", "a number", &seed},
-          std::tuple{"--pieces", "a range like 3-4", &pieces}}) {
+          std::tuple{"--pieces", "a range like 3-4", &pieces},
+          std::tuple{"--material", "pieces like KBNvK", &material}}) {
         if (auto err = take_value_flag(args, flag, what, *out)) {
             std::cerr << "horizon tbprobe: " << *err << "\n";
             return 2;
@@ -156,7 +172,20 @@ int tbprobe_main(int argc, const char* const* argv) {
             return 2;
         }
         std::mt19937_64 rng(s);
-        while (positions.size() < n) {
+        if (material) {
+            const auto v = material->find('v');
+            const bool ok = v != std::string::npos && material->size() <= 8 &&
+                            material->find_first_not_of("KQRBNPv") == std::string::npos &&
+                            std::count(material->begin(), material->end(), 'K') == 2 &&
+                            (*material)[0] == 'K' && (*material)[v + 1] == 'K';
+            if (!ok) {
+                std::cerr << "horizon tbprobe: --material takes pieces like KBNvK\n";
+                return 2;
+            }
+        }
+        while (material && positions.size() < n)
+            if (auto pos = random_position(rng, 0, false, *material)) positions.push_back(*pos);
+        while (!material && positions.size() < n) {
             const int n_pieces = lo + int(rng() % unsigned(hi - lo + 1));
             auto pos = random_position(rng, n_pieces, n_pieces >= 4 && rng() % 4 == 0);
             if (pos) positions.push_back(*pos);
