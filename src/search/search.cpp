@@ -77,7 +77,8 @@ std::optional<Score> Searcher::draw_or_horizon(const Position& pos, int ply) con
         return SCORE_DRAW;
     }
     if (pos.has_insufficient_material() || pos.is_repetition(ply)) return SCORE_DRAW;
-    if (ply >= MAX_PLY - 1) return pos.in_check() ? SCORE_DRAW : evaluate(pos, *eval_params_, pawns_.get());
+    if (ply >= MAX_PLY - 1)
+        return pos.in_check() ? SCORE_DRAW : evaluate(pos, *eval_params_, pawns_.get());
     return std::nullopt;
 }
 
@@ -104,8 +105,7 @@ bool Searcher::reverse_futility(Depth depth, Score eval, Score beta, bool improv
 }
 
 // Far below alpha near the leaves: if quiescence agrees, trust it.
-std::optional<Score> Searcher::razor(Position& pos, Score eval, Score alpha, Depth depth,
-                                     int ply) {
+std::optional<Score> Searcher::razor(Position& pos, Score eval, Score alpha, Depth depth, int ply) {
     if (depth > sp::RAZOR_MAX_DEPTH || is_mate_score(alpha) ||
         eval + sp::RAZOR_BASE + sp::RAZOR_PER_DEPTH * depth > alpha)
         return std::nullopt;
@@ -117,9 +117,9 @@ std::optional<Score> Searcher::razor(Position& pos, Score eval, Score alpha, Dep
 std::optional<Score> Searcher::null_move(Position& pos, Score eval, Score beta, Depth depth,
                                          int ply, bool cut_node) {
     Frame* ss = stack_ + ply + STACK_OFFSET;
-    if (depth < sp::NMP_MIN_DEPTH || eval < beta || ss->static_eval < beta ||
-        is_mate_score(beta) || ply < nmp_min_ply_ ||
-        !has_non_pawn_material(pos, pos.side_to_move()) || (ss - 1)->move == Move::null())
+    if (depth < sp::NMP_MIN_DEPTH || eval < beta || ss->static_eval < beta || is_mate_score(beta) ||
+        ply < nmp_min_ply_ || !has_non_pawn_material(pos, pos.side_to_move()) ||
+        (ss - 1)->move == Move::null())
         return std::nullopt;
     const int r = sp::NMP_BASE_REDUCTION + depth / sp::NMP_DEPTH_DIVISOR +
                   std::min((eval - beta) / sp::NMP_EVAL_DIVISOR, sp::NMP_EVAL_REDUCTION_MAX);
@@ -143,7 +143,7 @@ std::optional<Score> Searcher::null_move(Position& pos, Score eval, Score beta, 
 Depth Searcher::internal_iterative_reduction(Depth depth, bool has_tt_move, bool pv_node,
                                              bool cut_node) {
     return (depth >= sp::IIR_MIN_DEPTH && !has_tt_move && (pv_node || cut_node)) ? depth - 1
-                                                                                  : depth;
+                                                                                 : depth;
 }
 
 bool Searcher::late_move_prune(Depth depth, int move_count, bool improving) {
@@ -152,8 +152,8 @@ bool Searcher::late_move_prune(Depth depth, int move_count, bool improving) {
 }
 
 // Futility, history and SEE pruning of one move at low depth.
-bool Searcher::prune_move(const Position& pos, const MoveInfo& mi, Depth depth,
-                          Score static_eval, Score alpha, int lmr_depth) const {
+bool Searcher::prune_move(const Position& pos, const MoveInfo& mi, Depth depth, Score static_eval,
+                          Score alpha, int lmr_depth) const {
     if (mi.quiet) {
         if (mi.gives_check) return false;
         if (lmr_depth <= sp::FP_MAX_DEPTH && static_eval != SCORE_NONE &&
@@ -163,18 +163,19 @@ bool Searcher::prune_move(const Position& pos, const MoveInfo& mi, Depth depth,
         return lmr_depth <= sp::SEE_PRUNE_MAX_DEPTH &&
                !pos.see_ge(mi.move, sp::SEE_QUIET_PER_DEPTH_SQ * lmr_depth * lmr_depth);
     }
-    return depth <= sp::SEE_PRUNE_MAX_DEPTH && !pos.see_ge(mi.move, sp::SEE_NOISY_PER_DEPTH * depth);
+    return depth <= sp::SEE_PRUNE_MAX_DEPTH &&
+           !pos.see_ge(mi.move, sp::SEE_NOISY_PER_DEPTH * depth);
 }
 
 // Searches every move but the TT move at about half depth below the TT score. Returns the
 // extension of the TT move; sets multi_cut when even without it the node fails high.
-int Searcher::singular_extension(Position& pos, const TTData& tt, Score beta, Depth depth,
-                                 int ply, bool cut_node, bool pv_node,
-                                 std::optional<Score>& multi_cut) {
+int Searcher::singular_extension(Position& pos, const TTData& tt, Score beta, Depth depth, int ply,
+                                 bool cut_node, bool pv_node, std::optional<Score>& multi_cut) {
     Frame* ss = stack_ + ply + STACK_OFFSET;
     const Score singular_beta = std::max(tt.score - sp::SE_MARGIN_PER_DEPTH * depth, -SCORE_MATE);
     ss->excluded = tt.move;
-    const Score score = search(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
+    const Score score =
+        search(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
     ss->excluded = Move::none();
     if (stopped_) return 0;
     if (score < singular_beta) {
@@ -215,8 +216,8 @@ OrderingContext Searcher::ordering_context(int ply) const {
     oc.killers[0] = history_->killers[ply][0];
     oc.killers[1] = history_->killers[ply][1];
     const Frame* prev = ss - 1;
-    oc.counter = prev->piece != NO_PIECE ? history_->counter[prev->piece][prev->move.to()]
-                                         : Move::none();
+    oc.counter =
+        prev->piece != NO_PIECE ? history_->counter[prev->piece][prev->move.to()] : Move::none();
     const Frame* back[3] = {ss - 1, ss - 2, ss - 4};
     for (int i = 0; i < 3; ++i)
         oc.continuation[i] = back[i]->continuation ? back[i]->continuation : history_->sentinel();
@@ -287,7 +288,8 @@ void Searcher::update_correction(const Position& pos, const Frame* ss, Score bes
 void Searcher::update_pv(int ply, Move m) {
     pv_[ply][0] = m;
     const int child = pv_length_[ply + 1];
-    for (int i = 0; i < child; ++i) pv_[ply][i + 1] = pv_[ply + 1][i];
+    for (int i = 0; i < child; ++i)
+        pv_[ply][i + 1] = pv_[ply + 1][i];
     pv_length_[ply] = child + 1;
 }
 
@@ -364,10 +366,10 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     const OrderingContext oc = ordering_context(ply);
     MovePicker picker(pos, root ? Move::none() : tt_move, *history_, oc);
     const bool tt_capture = tt_move && pos.is_capture_or_promotion(tt_move);
-    const bool singular_candidate =
-        !root && !excluded && tt_hit && depth >= sp::SE_MIN_DEPTH && tt.move &&
-        (tt.bound & BOUND_LOWER) && tt.depth >= depth - sp::SE_TT_DEPTH_MARGIN &&
-        !is_mate_score(tt.score) && ply < 2 * root_depth_;
+    const bool singular_candidate = !root && !excluded && tt_hit && depth >= sp::SE_MIN_DEPTH &&
+                                    tt.move && (tt.bound & BOUND_LOWER) &&
+                                    tt.depth >= depth - sp::SE_TT_DEPTH_MARGIN &&
+                                    !is_mate_score(tt.score) && ply < 2 * root_depth_;
 
     const NodeMark mark(signals_, thread_id_, pos.key(), ply);
     Score best = -SCORE_INFINITE;
@@ -393,10 +395,11 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         mi.quiet = !pos.is_capture_or_promotion(m);
         mi.gives_check = pos.gives_check(m);
         mi.move_count = move_count;
-        mi.killer_or_counter = mi.quiet && (m == oc.killers[0] || m == oc.killers[1] || m == oc.counter);
-        mi.history = mi.quiet ? MovePicker::quiet_history(pos, *history_, oc, m)
-                              : history_->capture_score(pos.moved_piece(m), m.to(),
-                                                        captured_type(pos, m));
+        mi.killer_or_counter =
+            mi.quiet && (m == oc.killers[0] || m == oc.killers[1] || m == oc.counter);
+        mi.history =
+            mi.quiet ? MovePicker::quiet_history(pos, *history_, oc, m)
+                     : history_->capture_score(pos.moved_piece(m), m.to(), captured_type(pos, m));
 
         if (!root && !full_width_ && best > -SCORE_MATE_IN_MAX_PLY) {
             const int base_r = LMR.quiet[std::min(depth, 63)][std::min(move_count, 63)];
@@ -428,10 +431,12 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         if (move_count == 1) {
             score = -search(pos, -beta, -alpha, new_depth, ply + 1, false);
         } else {
-            const bool reduce = depth >= sp::LMR_MIN_DEPTH && move_count > 1 + int(pv_node) && !full_width_;
-            const int r = reduce ? lmr_reduction(mi, depth, pv_node, cut_node, is_improving, tt_capture) +
-                                       int(mark.marked())
-                                 : 0;
+            const bool reduce =
+                depth >= sp::LMR_MIN_DEPTH && move_count > 1 + int(pv_node) && !full_width_;
+            const int r =
+                reduce ? lmr_reduction(mi, depth, pv_node, cut_node, is_improving, tt_capture) +
+                             int(mark.marked())
+                       : 0;
             const Depth reduced = std::clamp(new_depth - r, 1, new_depth);
             score = -search(pos, -alpha - 1, -alpha, reduced, ply + 1, true);
             if (score > alpha && reduced < new_depth) {
@@ -450,7 +455,9 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
             if (move_count == 1 || score > alpha) {
                 rm->score = score;
                 rm->seldepth = seldepth_;
-                rm->bound = score >= beta ? BOUND_LOWER : score <= alpha ? BOUND_UPPER : BOUND_EXACT;
+                rm->bound = score >= beta    ? BOUND_LOWER
+                            : score <= alpha ? BOUND_UPPER
+                                             : BOUND_EXACT;
                 rm->pv.assign(1, m);
                 rm->pv.insert(rm->pv.end(), pv_[1], pv_[1] + pv_length_[1]);
             } else {
@@ -471,8 +478,10 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
             }
         }
         if (m != best_move) {
-            if (mi.quiet && quiet_count < 64) quiets[quiet_count++] = m;
-            else if (!mi.quiet && noisy_count < 32) noisies[noisy_count++] = m;
+            if (mi.quiet && quiet_count < 64)
+                quiets[quiet_count++] = m;
+            else if (!mi.quiet && noisy_count < 32)
+                noisies[noisy_count++] = m;
         }
     }
 
@@ -598,7 +607,8 @@ bool Searcher::shares_lines() const { return multipv_ == 1; }
 // Returns its depth, or 0 when there is none to take.
 int Searcher::adopt_deeper_line(const std::vector<RootMove>& before) {
     std::vector<RootMove> restored = before;
-    for (RootMove& rm : restored) rm.nodes = find_root_move(rm.move)->nodes;
+    for (RootMove& rm : restored)
+        rm.nodes = find_root_move(rm.move)->nodes;
     root_moves_ = std::move(restored);
     const SearchSignals::Line line = signals_.deepest_line();
     RootMove* rm = line.pv.empty() ? nullptr : find_root_move(line.pv[0]);
@@ -649,7 +659,8 @@ void Searcher::iterate(Position& pos) {
             depth = max_depth;
         }
         root_depth_ = depth;
-        int adopted = depth > 1 && shares_lines() && deepest >= depth ? adopt_deeper_line(root_moves_) : 0;
+        int adopted =
+            depth > 1 && shares_lines() && deepest >= depth ? adopt_deeper_line(root_moves_) : 0;
         if (!adopted) {
             if (shares_lines()) before = root_moves_;
             for (RootMove& rm : root_moves_) {
@@ -663,7 +674,9 @@ void Searcher::iterate(Position& pos) {
                 std::stable_sort(root_moves_.begin() + pv_index_, root_moves_.end(), by_score);
                 // Lines found so far stay ranked by score (search instability can make a later
                 // line score above an earlier one).
-                if (!stopped_) std::stable_sort(root_moves_.begin(), root_moves_.begin() + pv_index_ + 1, by_score);
+                if (!stopped_)
+                    std::stable_sort(root_moves_.begin(), root_moves_.begin() + pv_index_ + 1,
+                                     by_score);
             }
             pv_index_ = 0;
             if (abandoned_ && !signals_.stop.load()) {
@@ -741,7 +754,8 @@ void Searcher::begin(const SearchContext& context) {
     stopped_ = abandoned_ = false;
     full_width_ = limits_->mate > 0;
     nmp_min_ply_ = 0;
-    for (auto& f : stack_) f = Frame{};
+    for (auto& f : stack_)
+        f = Frame{};
 }
 
 SearchResult Searcher::run(const Position& root, const SearchContext& context) {

@@ -123,9 +123,9 @@ struct SearchContext {
     TimeManager* time = nullptr;
     const std::vector<Move>* searchmoves = nullptr;
     int multipv = 1;
-    std::function<void(const SearchReport&)> report;  // main thread only
-    std::function<std::uint64_t()> total_nodes;        // all threads
-    const EvalParams* eval_params = nullptr;           // nullptr: the built-in weights
+    std::function<void(const SearchReport&)> report; // main thread only
+    std::function<std::uint64_t()> total_nodes;      // all threads
+    const EvalParams* eval_params = nullptr;         // nullptr: the built-in weights
 };
 
 class Searcher {
@@ -146,10 +146,10 @@ public:
     // Test hook: the singular test of the TT move of `pos` at `depth`, run as at an inner
     // node (ply 1) against `beta`, with what it left behind.
     struct SingularProbe {
-        bool ran = false;      // false: no TT move with a usable lower bound
+        bool ran = false; // false: no TT move with a usable lower bound
         int extension = 0;
         std::optional<Score> multi_cut;
-        Move excluded_after;   // the frame's excluded move afterwards (none expected)
+        Move excluded_after; // the frame's excluded move afterwards (none expected)
         Score static_eval_before = SCORE_NONE, static_eval_after = SCORE_NONE;
     };
     SingularProbe singular_probe(const Position& pos, Depth depth, Score beta);
@@ -195,11 +195,10 @@ private:
                     Score alpha, int lmr_depth) const;
     int singular_extension(Position& pos, const TTData& tt, Score beta, Depth depth, int ply,
                            bool cut_node, bool pv_node, std::optional<Score>& multi_cut);
-    int lmr_reduction(const MoveInfo& mi, Depth depth, bool pv_node, bool cut_node,
-                      bool improving, bool tt_capture) const;
-    void update_histories(const Position& pos, int ply, Move best, Depth depth,
-                          const Move* quiets, int quiet_count, const Move* noisies,
-                          int noisy_count);
+    int lmr_reduction(const MoveInfo& mi, Depth depth, bool pv_node, bool cut_node, bool improving,
+                      bool tt_capture) const;
+    void update_histories(const Position& pos, int ply, Move best, Depth depth, const Move* quiets,
+                          int quiet_count, const Move* noisies, int noisy_count);
     void update_continuation(int ply, Piece pc, Square to, int bonus);
     OrderingContext ordering_context(int ply) const;
     void begin(const SearchContext& context); // the state every search starts from
@@ -231,7 +230,7 @@ private:
     std::atomic<std::uint64_t> nodes_{0};
     int seldepth_ = 0;
     bool stopped_ = false;
-    bool abandoned_ = false; // stopped_ because another thread completed this depth
+    bool abandoned_ = false;  // stopped_ because another thread completed this depth
     bool full_width_ = false; // go mate: no pruning or reduction, so a mate is exact
     int root_depth_ = 0;
     int nmp_min_ply_ = 0; // null-move verification: no null move before this ply
