@@ -718,9 +718,10 @@ void Searcher::iterate(Position& pos) {
 }
 
 Searcher::SingularProbe Searcher::singular_probe(const Position& root, Depth depth, Score beta) {
-    static const SearchLimits no_limits{};
-    static TimeManager clock;
-    static const std::vector<Move> all_moves;
+    // No limits, no clock, every move: the probe's own, for as long as it runs.
+    const SearchLimits no_limits{};
+    TimeManager clock;
+    const std::vector<Move> all_moves;
     SearchContext context;
     context.limits = &no_limits;
     context.time = &clock;
@@ -732,17 +733,21 @@ Searcher::SingularProbe Searcher::singular_probe(const Position& root, Depth dep
     SingularProbe probe;
     Position pos = root;
     TTData tt;
-    if (!tt_.probe(pos.key(), 1, tt) || !tt.move || !(tt.bound & BOUND_LOWER) || pos.in_check())
-        return probe;
-    Frame* ss = stack_ + 1 + STACK_OFFSET;
-    ss->raw_eval = raw_static_eval(pos, true, tt);
-    ss->static_eval = corrected(pos, ss->raw_eval);
-    probe.ran = true;
-    probe.static_eval_before = ss->static_eval;
-    probe.extension = singular_extension(pos, tt, beta, depth, 1, false, false, probe.multi_cut);
-    probe.excluded_after = ss->excluded;
-    probe.static_eval_after = ss->static_eval;
+    if (tt_.probe(pos.key(), 1, tt) && tt.move && (tt.bound & BOUND_LOWER) && !pos.in_check()) {
+        Frame* ss = stack_ + 1 + STACK_OFFSET;
+        ss->raw_eval = raw_static_eval(pos, true, tt);
+        ss->static_eval = corrected(pos, ss->raw_eval);
+        probe.ran = true;
+        probe.static_eval_before = ss->static_eval;
+        probe.extension =
+            singular_extension(pos, tt, beta, depth, 1, false, false, probe.multi_cut);
+        probe.excluded_after = ss->excluded;
+        probe.static_eval_after = ss->static_eval;
+    }
+    // They pointed at this call's locals.
     context_ = nullptr;
+    limits_ = nullptr;
+    time_ = nullptr;
     return probe;
 }
 
