@@ -81,8 +81,8 @@ BenchResult run_bench(int depth, std::ostream& out, int threads, const EvalWeigh
                     std::chrono::steady_clock::now() - start)
                     .count();
     out << "\nNodes searched: " << result.nodes << "\n";
-    out << "Nodes/second: " << result.nodes * 1000 / std::uint64_t(std::max<std::int64_t>(1, result.ms))
-        << "\n";
+    out << "Nodes/second: "
+        << result.nodes * 1000 / std::uint64_t(std::max<std::int64_t>(1, result.ms)) << "\n";
     out << "Total time (ms): " << result.ms << "\n";
     // The one-line summary OpenBench reads (the last line of the output).
     out << result.nodes << " nodes "
