@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "core/position.hpp"
+#include "engine/bench.hpp"
 #include "engine/engine.hpp"
 #include "movegen/movegen.hpp"
 #include "notation/uci_move.hpp"
 #include "search/params.hpp"
 #include "search/search.hpp"
 #include "search/tt.hpp"
-#include "tools/bench.hpp"
 
 #include "support.hpp"
 
