@@ -293,12 +293,6 @@ void Searcher::update_pv(int ply, Move m) {
     pv_length_[ply] = child + 1;
 }
 
-RootMove* Searcher::find_root_move(Move m) {
-    for (RootMove& rm : root_moves_)
-        if (rm.move == m) return &rm;
-    return nullptr;
-}
-
 NodeMark::NodeMark(SearchSignals& signals, int thread, std::uint64_t key, int ply) {
     if (signals.threads < 2 || ply >= sp::CRUMB_MAX_PLY) return;
     SearchSignals::Crumb& c = signals.crumbs[key & (SearchSignals::CRUMBS - 1)];
@@ -449,21 +443,9 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         pos.unmake_move(m);
         if (stopped_) return SCORE_DRAW;
 
-        if (root) {
-            RootMove* rm = find_root_move(m);
-            rm->nodes += nodes() - nodes_before;
-            if (move_count == 1 || score > alpha) {
-                rm->score = score;
-                rm->seldepth = seldepth_;
-                rm->bound = score >= beta    ? BOUND_LOWER
-                            : score <= alpha ? BOUND_UPPER
-                                             : BOUND_EXACT;
-                rm->pv.assign(1, m);
-                rm->pv.insert(rm->pv.end(), pv_[1], pv_[1] + pv_length_[1]);
-            } else {
-                rm->score = -SCORE_INFINITE;
-            }
-        }
+        if (root)
+            root_moves_.record(m, move_count == 1, score, alpha, beta, seldepth_,
+                               nodes() - nodes_before, pv_[1], pv_length_[1]);
 
         if (score > best) {
             best = score;
@@ -605,20 +587,11 @@ bool Searcher::shares_lines() const { return multipv_ == 1; }
 // Takes over the deepest line another thread completed: the root moves as they were before
 // the iteration it overtook (`before`, with the nodes spent since), that line at their head.
 // Returns its depth, or 0 when there is none to take.
-int Searcher::adopt_deeper_line(const std::vector<RootMove>& before) {
-    std::vector<RootMove> restored = before;
-    for (RootMove& rm : restored)
-        rm.nodes = find_root_move(rm.move)->nodes;
-    root_moves_ = std::move(restored);
+int Searcher::adopt_deeper_line(const RootMoves& before) {
+    root_moves_.restore(before);
     const SearchSignals::Line line = signals_.deepest_line();
-    RootMove* rm = line.pv.empty() ? nullptr : find_root_move(line.pv[0]);
-    if (!rm || line.depth < root_depth_) return 0;
-    rm->score = line.score;
-    rm->bound = BOUND_EXACT;
-    rm->seldepth = line.seldepth;
-    rm->pv = line.pv;
-    const auto at = root_moves_.begin() + (rm - root_moves_.data());
-    std::rotate(root_moves_.begin(), at, at + 1);
+    if (line.depth < root_depth_ || !root_moves_.put_first(line.pv, line.score, line.seldepth))
+        return 0;
     return line.depth;
 }
 
@@ -642,14 +615,13 @@ void Searcher::iterate(Position& pos) {
     int max_depth = limits_->depth > 0 ? std::min(limits_->depth, MAX_PLY - 10) : MAX_PLY - 10;
     // go mate N: a full-width search to 2N - 1 plies finds every mate in N.
     if (full_width_) max_depth = std::min(max_depth, 2 * limits_->mate - 1);
-    const auto by_score = [](const RootMove& a, const RootMove& b) { return a.score > b.score; };
 
     // Lazy SMP: odd helpers run one depth ahead of the rest, so the table holds deeper
     // results sooner and the threads disagree more on what to search. A thread running ahead
     // skips the depths another has completed; one that is not takes over the line another
     // thread completed at its depth or deeper (and abandons an iteration so overtaken).
     const int ahead = is_main() ? 0 : (thread_id_ & 1);
-    std::vector<RootMove> before;
+    RootMoves before;
     for (int depth = 1 + ahead; depth <= max_depth; ++depth) {
         const int deepest = signals_.deepest.load(std::memory_order_relaxed);
         if (depth > 1 && (ahead || !shares_lines())) depth = std::max(depth, deepest + 1 + ahead);
@@ -663,20 +635,12 @@ void Searcher::iterate(Position& pos) {
             depth > 1 && shares_lines() && deepest >= depth ? adopt_deeper_line(root_moves_) : 0;
         if (!adopted) {
             if (shares_lines()) before = root_moves_;
-            for (RootMove& rm : root_moves_) {
-                rm.previous_score = rm.score != -SCORE_INFINITE ? rm.score : rm.previous_score;
-                rm.score = -SCORE_INFINITE;
-            }
+            root_moves_.start_iteration();
             for (pv_index_ = 0; pv_index_ < multipv_ && !stopped_; ++pv_index_) {
                 seldepth_ = 0;
                 const Score prev = root_moves_[std::size_t(pv_index_)].previous_score;
                 aspiration(pos, prev == -SCORE_INFINITE ? 0 : prev, depth);
-                std::stable_sort(root_moves_.begin() + pv_index_, root_moves_.end(), by_score);
-                // Lines found so far stay ranked by score (search instability can make a later
-                // line score above an earlier one).
-                if (!stopped_)
-                    std::stable_sort(root_moves_.begin(), root_moves_.begin() + pv_index_ + 1,
-                                     by_score);
+                root_moves_.rank(pv_index_, stopped_);
             }
             pv_index_ = 0;
             if (abandoned_ && !signals_.stop.load()) {
@@ -772,13 +736,7 @@ SearchResult Searcher::run(const Position& root, const SearchContext& context) {
     stability_ = 0;
     last_score_ = SCORE_NONE;
 
-    root_moves_.clear();
-    MoveList legal;
-    generate<GenType::ALL>(root, legal);
-    const std::vector<Move>& only = *context.searchmoves;
-    for (Move m : legal)
-        if (only.empty() || std::find(only.begin(), only.end(), m) != only.end())
-            root_moves_.emplace_back().move = m;
+    root_moves_.init(root, *context.searchmoves);
     multipv_ = std::min<int>(std::max(1, context.multipv), int(root_moves_.size()));
 
     SearchResult result;

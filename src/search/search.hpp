@@ -1,6 +1,7 @@
 // Iterative deepening, aspiration windows, PVS alpha-beta and quiescence search, for one
 // search thread. The searcher reports through callbacks; it never prints. Lazy SMP
-// (src/search/threads.*) runs several of them over the one shared transposition table.
+// (src/search/threads.*) runs several of them over the one shared transposition table. The
+// root moves: src/search/root.*.
 #pragma once
 
 #include <array>
@@ -15,6 +16,7 @@
 #include "eval/evaluate.hpp"
 #include "search/history.hpp"
 #include "search/movepick.hpp"
+#include "search/root.hpp"
 #include "search/timeman.hpp"
 #include "search/tt.hpp"
 
@@ -104,17 +106,6 @@ public:
 private:
     SearchSignals::Crumb* held_ = nullptr;
     bool marked_ = false;
-};
-
-// A root move with what the last iterations learned of it.
-struct RootMove {
-    Move move;
-    Score score = -SCORE_INFINITE;
-    Score previous_score = -SCORE_INFINITE;
-    Bound bound = BOUND_EXACT;
-    int seldepth = 0;
-    std::uint64_t nodes = 0;
-    std::vector<Move> pv;
 };
 
 // What every thread of one search shares: limits, clock, output and the thread set.
@@ -211,11 +202,10 @@ private:
     void update_correction(const Position& pos, const Frame* ss, Score best, Move best_move,
                            Bound bound, Depth depth);
     void update_pv(int ply, Move m);
-    RootMove* find_root_move(Move m);
     void report_lines(int depth);
     bool time_to_stop_iterating(Score score, Move best);
     bool shares_lines() const;
-    int adopt_deeper_line(const std::vector<RootMove>& before);
+    int adopt_deeper_line(const RootMoves& before);
 
     TranspositionTable& tt_;
     SearchSignals& signals_;
@@ -236,7 +226,7 @@ private:
     int nmp_min_ply_ = 0; // null-move verification: no null move before this ply
     int pv_index_ = 0;
     int multipv_ = 1;
-    std::vector<RootMove> root_moves_;
+    RootMoves root_moves_;
 
     // Iteration results (the best-thread choice reads them).
     int completed_depth_ = 0;
