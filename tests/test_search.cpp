@@ -14,7 +14,6 @@
 #include "engine/engine.hpp"
 #include "movegen/movegen.hpp"
 #include "notation/uci_move.hpp"
-#include "search/params.hpp"
 #include "search/search.hpp"
 #include "search/tt.hpp"
 
@@ -469,41 +468,6 @@ TEST_CASE("lazy smp: 4 threads on any machine return a legal move at every stop"
         INFO(fen);
         CHECK(engine.position().is_legal(best));
     }
-}
-
-TEST_CASE("lazy smp: a node is marked for the other threads while one searches it, and only then",
-          "[search][smp]") {
-    SearchSignals signals;
-    signals.threads = 2;
-    const std::uint64_t key = 0x9e3779b97f4a7c15ULL;
-    const std::uint64_t same_slot = key + SearchSignals::CRUMBS; // another node, the same slot
-    {
-        const NodeMark held(signals, 0, key, 3);
-        CHECK_FALSE(held.marked());
-        {
-            const NodeMark again(signals, 0, key, 5); // the holder itself, deeper in its line
-            CHECK_FALSE(again.marked());
-            const NodeMark other(signals, 1, key, 4);
-            CHECK(other.marked());
-            const NodeMark other_node(signals, 1, same_slot, 2);
-            CHECK_FALSE(other_node.marked());
-            const NodeMark too_deep(signals, 1, key, search_params::CRUMB_MAX_PLY);
-            CHECK_FALSE(too_deep.marked());
-        }
-        const NodeMark still(signals, 1, key, 6); // none of those took the slot
-        CHECK(still.marked());
-    }
-    {
-        // Released when the search of the node ends: the next thread holds it in turn.
-        const NodeMark next(signals, 1, key, 3);
-        CHECK_FALSE(next.marked());
-        const NodeMark first(signals, 0, key, 3);
-        CHECK(first.marked());
-    }
-    signals.threads = 1; // one thread: nothing is marked
-    const NodeMark a(signals, 0, key, 1);
-    const NodeMark b(signals, 1, key, 1);
-    CHECK_FALSE(b.marked());
 }
 
 TEST_CASE("lazy smp: a depth-limited search with 2 threads finds the mate", "[search][smp]") {

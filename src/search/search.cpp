@@ -46,7 +46,8 @@ std::string uci_score(Score s) {
 }
 
 Searcher::Searcher(TranspositionTable& tt, SearchSignals& signals, int thread_id)
-    : tt_(tt), signals_(signals), thread_id_(thread_id), history_(std::make_unique<History>()) {
+    : tt_(tt), signals_(signals), smp_(signals, thread_id), thread_id_(thread_id),
+      history_(std::make_unique<History>()) {
     history_->clear();
 }
 
@@ -56,18 +57,13 @@ bool Searcher::should_stop() {
     if (is_main() && root_depth_ <= 1) return false;
     const std::uint64_t n = nodes();
     if (limits_->nodes && n >= limits_->nodes) return stopped_ = true;
-    if ((n & (sp::TIME_CHECK_INTERVAL - 1)) == 0) {
-        if (signals_.stop.load(std::memory_order_relaxed)) return stopped_ = true;
-        if (shares_lines() && root_depth_ > 1 &&
-            signals_.deepest.load(std::memory_order_relaxed) >= root_depth_)
-            return abandoned_ = stopped_ = true;
-        if (!is_main()) return stopped_ = signals_.helpers_stop.load(std::memory_order_relaxed);
-        if (limits_->nodes && context_->total_nodes() >= limits_->nodes) return stopped_ = true;
-        if (time_->has_limit() && !signals_.pondering.load(std::memory_order_relaxed) &&
-            time_->elapsed_ms() >= time_->hard_ms())
-            return stopped_ = true;
-    }
-    return false;
+    if ((n & (sp::TIME_CHECK_INTERVAL - 1)) != 0) return false;
+    if (signals_.stop.load(std::memory_order_relaxed)) return stopped_ = true;
+    if (smp_.overtaken(root_depth_)) return abandoned_ = stopped_ = true;
+    if (!is_main()) return stopped_ = signals_.helpers_stop.load(std::memory_order_relaxed);
+    if (limits_->nodes && context_->total_nodes() >= limits_->nodes) return stopped_ = true;
+    return stopped_ = time_->has_limit() && !signals_.pondering.load(std::memory_order_relaxed) &&
+                      time_->elapsed_ms() >= time_->hard_ms();
 }
 
 // A draw by rule or the end of the stack; nullopt when the node must be searched.
@@ -291,19 +287,6 @@ void Searcher::update_pv(int ply, Move m) {
     for (int i = 0; i < child; ++i)
         pv_[ply][i + 1] = pv_[ply + 1][i];
     pv_length_[ply] = child + 1;
-}
-
-NodeMark::NodeMark(SearchSignals& signals, int thread, std::uint64_t key, int ply) {
-    if (signals.threads < 2 || ply >= sp::CRUMB_MAX_PLY) return;
-    SearchSignals::Crumb& c = signals.crumbs[key & (SearchSignals::CRUMBS - 1)];
-    int owner = -1;
-    if (c.owner.compare_exchange_strong(owner, thread, std::memory_order_relaxed)) {
-        c.key.store(key, std::memory_order_relaxed);
-        held_ = &c;
-    } else {
-        // The slot may have changed hands since: a stale mark costs one ply on a few moves.
-        marked_ = owner != thread && c.key.load(std::memory_order_relaxed) == key;
-    }
 }
 
 Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int ply,
@@ -580,21 +563,6 @@ void Searcher::report_lines(int depth) {
     }
 }
 
-// Lazy SMP: whether the threads share their completed lines (not in MultiPV, whose other
-// lines are not shared): a thread whose depth another has completed then gives it up.
-bool Searcher::shares_lines() const { return multipv_ == 1; }
-
-// Takes over the deepest line another thread completed: the root moves as they were before
-// the iteration it overtook (`before`, with the nodes spent since), that line at their head.
-// Returns its depth, or 0 when there is none to take.
-int Searcher::adopt_deeper_line(const RootMoves& before) {
-    root_moves_.restore(before);
-    const SearchSignals::Line line = signals_.deepest_line();
-    if (line.depth < root_depth_ || !root_moves_.put_first(line.pv, line.score, line.seldepth))
-        return 0;
-    return line.depth;
-}
-
 // After an iteration: whether the next one would overrun the time this move deserves.
 bool Searcher::time_to_stop_iterating(Score score, Move best) {
     stability_ = best == last_best_ ? stability_ + 1 : 0;
@@ -616,25 +584,14 @@ void Searcher::iterate(Position& pos) {
     // go mate N: a full-width search to 2N - 1 plies finds every mate in N.
     if (full_width_) max_depth = std::min(max_depth, 2 * limits_->mate - 1);
 
-    // Lazy SMP: odd helpers run one depth ahead of the rest, so the table holds deeper
-    // results sooner and the threads disagree more on what to search. A thread running ahead
-    // skips the depths another has completed; one that is not takes over the line another
-    // thread completed at its depth or deeper (and abandons an iteration so overtaken).
-    const int ahead = is_main() ? 0 : (thread_id_ & 1);
-    RootMoves before;
-    for (int depth = 1 + ahead; depth <= max_depth; ++depth) {
-        const int deepest = signals_.deepest.load(std::memory_order_relaxed);
-        if (depth > 1 && (ahead || !shares_lines())) depth = std::max(depth, deepest + 1 + ahead);
-        if (depth > max_depth) {
-            // A helper with no depth left to run ahead on joins the last one (go depth).
-            if (is_main() || deepest >= max_depth) break;
-            depth = max_depth;
-        }
-        root_depth_ = depth;
-        int adopted =
-            depth > 1 && shares_lines() && deepest >= depth ? adopt_deeper_line(root_moves_) : 0;
+    RootMoves before; // Lazy SMP: the root moves before an iteration another thread overtakes
+    for (int depth = smp_.first_depth(); depth <= max_depth; ++depth) {
+        const auto next = smp_.next_iteration(depth, max_depth);
+        if (!next) break;
+        depth = root_depth_ = next->depth;
+        int adopted = next->adopt ? smp_.adopt_deeper_line(root_moves_, root_moves_, depth) : 0;
         if (!adopted) {
-            if (shares_lines()) before = root_moves_;
+            if (smp_.shares_lines()) before = root_moves_;
             root_moves_.start_iteration();
             for (pv_index_ = 0; pv_index_ < multipv_ && !stopped_; ++pv_index_) {
                 seldepth_ = 0;
@@ -645,7 +602,7 @@ void Searcher::iterate(Position& pos) {
             pv_index_ = 0;
             if (abandoned_ && !signals_.stop.load()) {
                 stopped_ = abandoned_ = false;
-                adopted = adopt_deeper_line(before);
+                adopted = smp_.adopt_deeper_line(root_moves_, before, depth);
                 if (!adopted) continue;
             }
         }
@@ -738,6 +695,7 @@ SearchResult Searcher::run(const Position& root, const SearchContext& context) {
 
     root_moves_.init(root, *context.searchmoves);
     multipv_ = std::min<int>(std::max(1, context.multipv), int(root_moves_.size()));
+    smp_.begin(multipv_);
 
     SearchResult result;
     if (!root_moves_.empty()) {

@@ -1,15 +1,13 @@
 // Iterative deepening, aspiration windows, PVS alpha-beta and quiescence search, for one
 // search thread. The searcher reports through callbacks; it never prints. Lazy SMP
-// (src/search/threads.*) runs several of them over the one shared transposition table. The
-// root moves: src/search/root.*.
+// (src/search/threads.*) runs several of them over the one shared transposition table; what
+// they share besides it is in src/search/smp.*, the root moves in src/search/root.*.
 #pragma once
 
-#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "core/position.hpp"
@@ -17,6 +15,7 @@
 #include "search/history.hpp"
 #include "search/movepick.hpp"
 #include "search/root.hpp"
+#include "search/smp.hpp"
 #include "search/timeman.hpp"
 #include "search/tt.hpp"
 
@@ -41,71 +40,6 @@ struct SearchResult {
     int depth = 0;
     std::uint64_t nodes = 0;
     std::vector<Move> pv;
-};
-
-// Shared with the thread that drives the search (UCI): stop and ponder flags, and the
-// signal the main search thread gives its helpers when it is done.
-struct SearchSignals {
-    std::atomic<bool> stop{false};
-    std::atomic<bool> pondering{false};
-    std::atomic<bool> helpers_stop{false};
-    std::atomic<int> deepest{0}; // the deepest iteration any thread has completed
-
-    // The first line of the deepest completed iteration (MultiPV 1), published by the
-    // thread that completed it: a thread still on that depth or a shallower one abandons
-    // its iteration and takes this line as its own.
-    struct Line {
-        int depth = 0;
-        int seldepth = 0;
-        Score score = -SCORE_INFINITE;
-        std::vector<Move> pv;
-    };
-    std::mutex line_mutex;
-    Line line;
-
-    // Breadcrumbs (see NodeMark): one slot per key's low bits, held by at most one thread.
-    struct Crumb {
-        std::atomic<std::uint64_t> key{0};
-        std::atomic<int> owner{-1}; // the thread id, -1 when free
-    };
-    static constexpr std::size_t CRUMBS = 1024;
-    std::array<Crumb, CRUMBS> crumbs;
-    int threads = 1; // the search threads; set while no search runs
-
-    void reset() {
-        std::lock_guard lock(line_mutex);
-        line = Line{};
-        deepest = 0;
-    }
-    // Records a completed iteration: its line, if deeper than any so far, then `deepest`.
-    void publish(int depth, int seldepth, Score score, const std::vector<Move>& pv) {
-        std::lock_guard lock(line_mutex);
-        if (depth > line.depth && !pv.empty()) line = Line{depth, seldepth, score, pv};
-        if (depth > deepest.load(std::memory_order_relaxed)) deepest = depth;
-    }
-    Line deepest_line() {
-        std::lock_guard lock(line_mutex);
-        return line;
-    }
-};
-
-// Lazy SMP breadcrumbs: a thread searching a node near the root (ply < CRUMB_MAX_PLY) marks
-// it for as long as it searches it, when its slot is free. Another thread reaching that node
-// meanwhile sees it marked() and reduces its late moves one ply more, rather than repeat the
-// same work in full. With one thread nothing is marked (and `bench` is unchanged).
-class NodeMark {
-public:
-    NodeMark(SearchSignals& signals, int thread, std::uint64_t key, int ply);
-    ~NodeMark() {
-        if (held_) held_->owner.store(-1, std::memory_order_relaxed);
-    }
-    NodeMark(const NodeMark&) = delete;
-    NodeMark& operator=(const NodeMark&) = delete;
-    bool marked() const { return marked_; }
-
-private:
-    SearchSignals::Crumb* held_ = nullptr;
-    bool marked_ = false;
 };
 
 // What every thread of one search shares: limits, clock, output and the thread set.
@@ -204,11 +138,10 @@ private:
     void update_pv(int ply, Move m);
     void report_lines(int depth);
     bool time_to_stop_iterating(Score score, Move best);
-    bool shares_lines() const;
-    int adopt_deeper_line(const RootMoves& before);
 
     TranspositionTable& tt_;
     SearchSignals& signals_;
+    SmpThread smp_;
     int thread_id_;
     std::unique_ptr<History> history_;
     std::unique_ptr<PawnCache> pawns_ = std::make_unique<PawnCache>();
