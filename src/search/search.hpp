@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/position.hpp"
@@ -99,15 +101,36 @@ private:
         int move_count;
     };
 
+    // The moves a node searched without a cutoff, for the history maluses.
+    struct TriedMoves {
+        Move quiets[64], noisies[32];
+        int quiet_count = 0, noisy_count = 0;
+        void add(Move m, bool quiet) {
+            if (quiet && quiet_count < 64)
+                quiets[quiet_count++] = m;
+            else if (!quiet && noisy_count < 32)
+                noisies[noisy_count++] = m;
+        }
+    };
+
+    // Iterative deepening, one iteration at a time (Lazy SMP: src/search/smp.*).
+    void iterate(Position& pos);
+    void search_lines(Position& pos, Depth depth);
+    bool complete_iteration(int depth);
+    bool last_iteration(int depth, Move best);
+    bool time_to_stop_iterating(Score score, Move best);
+    void report_lines(int depth);
+    Score aspiration(Position& pos, Score previous, Depth depth);
+
     Score search(Position& pos, Score alpha, Score beta, Depth depth, int ply, bool cut_node);
     Score qsearch(Position& pos, Score alpha, Score beta, int ply);
-    Score aspiration(Position& pos, Score previous, Depth depth);
-    void iterate(Position& pos);
 
-    // Each pruning rule, reduction and extension is a named helper.
+    // The steps of search(): each pruning rule, reduction and extension is a named helper.
     bool should_stop();
     std::optional<Score> draw_or_horizon(const Position& pos, int ply) const;
+    static bool mate_distance_prune(Score& alpha, Score& beta, int ply);
     static std::optional<Score> tt_cutoff(const TTData& tt, Depth depth, Score alpha, Score beta);
+    Score node_eval(const Position& pos, int ply, bool in_check, bool tt_hit, const TTData& tt);
     bool improving(int ply) const;
     static bool reverse_futility(Depth depth, Score eval, Score beta, bool improving);
     std::optional<Score> razor(Position& pos, Score eval, Score alpha, Depth depth, int ply);
@@ -115,29 +138,42 @@ private:
                                    bool cut_node);
     static Depth internal_iterative_reduction(Depth depth, bool has_tt_move, bool pv_node,
                                               bool cut_node);
-    static bool late_move_prune(Depth depth, int move_count, bool improving);
+    MoveInfo move_info(const Position& pos, Move m, int move_count,
+                       const OrderingContext& oc) const;
     bool prune_move(const Position& pos, const MoveInfo& mi, Depth depth, Score static_eval,
-                    Score alpha, int lmr_depth) const;
+                    Score alpha, bool improving, bool& skip_quiets) const;
+    static bool late_move_prune(Depth depth, int move_count, bool improving);
+    static bool futility_prune(int lmr_depth, Score static_eval, Score alpha);
+    static bool history_prune(int history, Depth depth, int lmr_depth);
+    static bool see_prune(const Position& pos, const MoveInfo& mi, Depth depth, int lmr_depth);
+    bool singular_candidate(bool tt_hit, const TTData& tt, Depth depth, int ply) const;
     int singular_extension(Position& pos, const TTData& tt, Score beta, Depth depth, int ply,
                            bool cut_node, bool pv_node, std::optional<Score>& multi_cut);
-    int lmr_reduction(const MoveInfo& mi, Depth depth, bool pv_node, bool cut_node, bool improving,
-                      bool tt_capture) const;
-    void update_histories(const Position& pos, int ply, Move best, Depth depth, const Move* quiets,
-                          int quiet_count, const Move* noisies, int noisy_count);
+    int check_extension(const MoveInfo& mi, int ply) const;
+    int late_move_reduction(const MoveInfo& mi, Depth depth, bool pv_node, bool cut_node,
+                            bool improving, bool tt_capture, bool marked) const;
+    void play(Position& pos, int ply, Move m, int extension);
+    Score search_move(Position& pos, Score alpha, Score beta, Depth new_depth, int reduction,
+                      int ply, bool first, bool pv_node, bool cut_node, Score best);
+    void store_result(const Position& pos, int ply, Score best, Move best_move, Depth depth,
+                      bool pv_node, Score beta);
+
+    // Move ordering and the static eval: what the search learns as it goes.
+    void update_histories(const Position& pos, int ply, Move best, Depth depth,
+                          const TriedMoves& tried);
     void update_continuation(int ply, Piece pc, Square to, int bonus);
     OrderingContext ordering_context(int ply) const;
-    void begin(const SearchContext& context); // the state every search starts from
-    void count_node() {
-        nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    }
     Score raw_static_eval(const Position& pos, bool tt_hit, const TTData& tt);
     static Score refined_by_tt(Score eval, bool tt_hit, const TTData& tt);
     Score corrected(const Position& pos, Score raw_eval) const;
     void update_correction(const Position& pos, const Frame* ss, Score best, Move best_move,
                            Bound bound, Depth depth);
     void update_pv(int ply, Move m);
-    void report_lines(int depth);
-    bool time_to_stop_iterating(Score score, Move best);
+
+    void begin(const SearchContext& context); // the state every search starts from
+    void count_node() {
+        nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
 
     TranspositionTable& tt_;
     SearchSignals& signals_;
