@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "engine/bench.hpp"
 #include "engine/config.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/params.hpp"
@@ -14,7 +15,6 @@
 #include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
 #include "notation/uci_move.hpp"
-#include "tools/bench.hpp"
 
 namespace horizon {
 
@@ -67,7 +67,8 @@ std::string text_after_tokens(const std::string& line, std::size_t skip) {
 
 std::string join(const std::vector<std::string>& v, std::size_t from, std::size_t to) {
     std::string out;
-    for (std::size_t i = from; i < to && i < v.size(); ++i) out += (out.empty() ? "" : " ") + v[i];
+    for (std::size_t i = from; i < to && i < v.size(); ++i)
+        out += (out.empty() ? "" : " ") + v[i];
     return out;
 }
 
@@ -78,9 +79,9 @@ std::optional<long long> parse_int(const std::string& s) {
     return v;
 }
 
-const std::set<std::string> GO_KEYWORDS = {"searchmoves", "ponder", "wtime", "btime", "winc",
-                                           "binc", "movestogo", "depth", "nodes", "mate",
-                                           "movetime", "infinite", "perft"};
+const std::set<std::string> GO_KEYWORDS = {"searchmoves", "ponder",    "wtime", "btime", "winc",
+                                           "binc",        "movestogo", "depth", "nodes", "mate",
+                                           "movetime",    "infinite",  "perft"};
 
 } // namespace
 
@@ -99,15 +100,15 @@ void UciLoop::info_string(const std::string& text) {
 
 void UciLoop::register_options() {
     using T = UciOption::Type;
-    options_.add({"Hash", T::SPIN, std::to_string(Engine::DEFAULT_HASH_MIB), 1, Engine::MAX_HASH_MIB,
-                  "", [this](const std::string& v) -> std::optional<std::string> {
-                      if (!engine_.set_hash(std::stoull(v)))
-                          return "Hash " + v + " MiB refused: this machine cannot hold it (" +
-                                 std::to_string(TranspositionTable::physical_mib()) +
-                                 " MiB of memory); keeping " +
-                                 std::to_string(engine_.hash_mib()) + " MiB";
-                      return std::nullopt;
-                  }});
+    options_.add(
+        {"Hash", T::SPIN, std::to_string(Engine::DEFAULT_HASH_MIB), 1, Engine::MAX_HASH_MIB, "",
+         [this](const std::string& v) -> std::optional<std::string> {
+             if (!engine_.set_hash(std::stoull(v)))
+                 return "Hash " + v + " MiB refused: this machine cannot hold it (" +
+                        std::to_string(TranspositionTable::physical_mib()) +
+                        " MiB of memory); keeping " + std::to_string(engine_.hash_mib()) + " MiB";
+             return std::nullopt;
+         }});
     options_.add({"Clear Hash", T::BUTTON, "", 0, 0, "",
                   [this](const std::string&) -> std::optional<std::string> {
                       engine_.wait();
@@ -191,8 +192,10 @@ bool UciLoop::handle(const std::string& line) {
     } else if (cmd == "uci") {
         cmd_uci();
     } else if (cmd == "debug") {
-        if (args.size() == 1 && (args[0] == "on" || args[0] == "off")) debug_ = args[0] == "on";
-        else info_string("debug takes 'on' or 'off'");
+        if (args.size() == 1 && (args[0] == "on" || args[0] == "off"))
+            debug_ = args[0] == "on";
+        else
+            info_string("debug takes 'on' or 'off'");
     } else if (cmd == "stop") {
         engine_.stop();
     } else if (cmd == "ponderhit") {
@@ -208,10 +211,12 @@ bool UciLoop::handle(const std::string& line) {
         cmd_go(args);
     } else if (cmd == "d") {
         std::istringstream board(engine_.position().pretty());
-        for (std::string l; std::getline(board, l);) out_.line(l);
+        for (std::string l; std::getline(board, l);)
+            out_.line(l);
     } else if (cmd == "eval") {
         std::istringstream trace(format_trace(engine_.position(), engine_.weights().params));
-        for (std::string l; std::getline(trace, l);) out_.line(l);
+        for (std::string l; std::getline(trace, l);)
+            out_.line(l);
     } else if (cmd == "bench") {
         cmd_bench(args);
     } else {
@@ -224,7 +229,8 @@ void UciLoop::cmd_uci() {
     const auto& id = engine_identity();
     out_.line("id name " + id.name + " " + id.version);
     out_.line("id author " + id.author);
-    for (const auto& l : options_.declarations()) out_.line(l);
+    for (const auto& l : options_.declarations())
+        out_.line(l);
     out_.line("uciok");
 }
 
@@ -250,8 +256,10 @@ void UciLoop::cmd_setoption(const std::string& line, const std::vector<std::stri
         engine_.stop();
         engine_.wait();
     }
-    if (auto msg = options_.set(name, value)) info_string(*msg);
-    else if (debug_) info_string("set " + name + (value ? " to " + *value : ""));
+    if (auto msg = options_.set(name, value))
+        info_string(*msg);
+    else if (debug_)
+        info_string("set " + name + (value ? " to " + *value : ""));
 }
 
 void UciLoop::cmd_position(const std::vector<std::string>& args) {
@@ -275,8 +283,8 @@ void UciLoop::cmd_position(const std::vector<std::string>& args) {
                     "'; position unchanged");
         return;
     }
-    const std::vector<std::string> moves(mi < args.size() ? args.begin() + long(mi) + 1 : args.end(),
-                                         args.end());
+    const std::vector<std::string> moves(
+        mi < args.size() ? args.begin() + long(mi) + 1 : args.end(), args.end());
     if (engine_.searching()) {
         engine_.stop();
         engine_.wait();
@@ -302,8 +310,11 @@ void UciLoop::cmd_go(const std::vector<std::string>& args) {
         if (key == "searchmoves") {
             while (i + 1 < args.size() && !GO_KEYWORDS.count(args[i + 1])) {
                 ++i;
-                if (auto m = parse_uci_move(pos, args[i])) searchmoves.push_back(*m);
-                else info_string("searchmoves: '" + clip(args[i]) + "' is not a legal move; ignored");
+                if (auto m = parse_uci_move(pos, args[i]))
+                    searchmoves.push_back(*m);
+                else
+                    info_string("searchmoves: '" + clip(args[i]) +
+                                "' is not a legal move; ignored");
             }
             continue;
         }
@@ -321,14 +332,18 @@ void UciLoop::cmd_go(const std::vector<std::string>& args) {
             continue;
         }
         const long long n = *v;
-        if (key == "wtime") limits.time[WHITE] = n;
-        else if (key == "btime") limits.time[BLACK] = n;
+        if (key == "wtime")
+            limits.time[WHITE] = n;
+        else if (key == "btime")
+            limits.time[BLACK] = n;
         else if (key == "winc" || key == "binc") {
             if (n < 0) info_string("go: negative " + key + " treated as 0");
             limits.inc[key == "winc" ? WHITE : BLACK] = std::max(0LL, n);
         } else if (key == "movestogo") {
-            if (n <= 0) info_string("go: movestogo must be positive; ignored");
-            else limits.movestogo = int(std::min(n, 1000LL));
+            if (n <= 0)
+                info_string("go: movestogo must be positive; ignored");
+            else
+                limits.movestogo = int(std::min(n, 1000LL));
         } else if (key == "depth" || key == "mate" || key == "perft") {
             if (n <= 0) info_string("go: " + key + " must be at least 1; using 1");
             const int d = int(std::clamp(n, 1LL, key == "perft" ? 20LL : 200LL));
@@ -371,8 +386,7 @@ void UciLoop::cmd_go(const std::vector<std::string>& args) {
     engine_.go(limits, searchmoves, std::move(cb));
 }
 
-std::string UciLoop::format_info(const SearchReport& r, const Position& root,
-                                 const WdlModel* wdl) {
+std::string UciLoop::format_info(const SearchReport& r, const Position& root, const WdlModel* wdl) {
     std::string s = "info depth " + std::to_string(r.depth);
     if (r.depth > 0) s += " seldepth " + std::to_string(r.seldepth);
     s += " multipv " + std::to_string(r.multipv) + " score " + uci_score(r.score);
@@ -415,9 +429,9 @@ void UciLoop::cmd_perft(const std::vector<std::string>& args) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out_.line("");
     out_.line("Nodes searched: " + std::to_string(total));
-    info_string("perft " + std::to_string(depth) + ": " + std::to_string(std::int64_t(secs * 1000)) +
-                " ms, " + std::to_string(std::uint64_t(double(total) / std::max(secs, 1e-9))) +
-                " nps");
+    info_string("perft " + std::to_string(depth) + ": " +
+                std::to_string(std::int64_t(secs * 1000)) + " ms, " +
+                std::to_string(std::uint64_t(double(total) / std::max(secs, 1e-9))) + " nps");
 }
 
 void UciLoop::cmd_bench(const std::vector<std::string>& args) {
@@ -435,7 +449,8 @@ void UciLoop::cmd_bench(const std::vector<std::string>& args) {
     std::ostringstream report;
     run_bench(depth, report, 1, &engine_.weights());
     std::istringstream lines(report.str());
-    for (std::string l; std::getline(lines, l);) out_.line(l);
+    for (std::string l; std::getline(lines, l);)
+        out_.line(l);
 }
 
 } // namespace horizon
