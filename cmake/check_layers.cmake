@@ -9,15 +9,20 @@ if(NOT SOURCE_DIR)
 endif()
 get_filename_component(SOURCE_DIR "${SOURCE_DIR}" ABSOLUTE)
 
-set(layers core movegen eval notation search engine uci tools)
+# Lowest first. train and analysis stand side by side above engine (neither includes the
+# other); uci sits on engine alone: it includes neither train, analysis nor tools. tools, the
+# command-line front ends, may include every layer.
+set(layers core movegen eval notation search engine train analysis uci tools)
 set(may_include_core core)
 set(may_include_movegen core movegen)
 set(may_include_eval core eval)
 set(may_include_notation core movegen notation)
 set(may_include_search core movegen eval notation search)
 set(may_include_engine ${may_include_search} engine)
-set(may_include_uci ${may_include_engine} uci tools)
-set(may_include_tools ${may_include_uci})
+set(may_include_train ${may_include_engine} train)
+set(may_include_analysis ${may_include_engine} analysis)
+set(may_include_uci ${may_include_engine} uci)
+set(may_include_tools ${layers})
 
 # Departures from the map that are known and not yet fixed ("file -> include"). Remove an
 # entry when its departure is fixed; never add one to make a new include pass.

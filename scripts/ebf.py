@@ -3,7 +3,7 @@
 
     scripts/ebf.py ENGINE [--from 10] [--to 16] [--threads 1] [--hash 16] [--limit-s 120]
 
-For every bench position (read from src/tools/bench.cpp) the engine searches `go depth TO`
+For every bench position (read from src/engine/bench.cpp) the engine searches `go depth TO`
 from an empty table; the cumulative node count at the end of each depth d gives the ratio
 nodes(d) / nodes(d - 1). Prints the geometric mean of those ratios over all positions and
 depths FROM..TO, and the time and nodes to reach depth TO (sum and median over positions).
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def bench_fens():
-    text = (ROOT / "src/tools/bench.cpp").read_text()
+    text = (ROOT / "src/engine/bench.cpp").read_text()
     block = text[text.index("BENCH_FENS[] = {"):text.index("};", text.index("BENCH_FENS[] = {"))]
     return re.findall(r'"([^"]+)"', block)
 

@@ -5,18 +5,17 @@
 #include <chrono>
 #include <random>
 #include <sstream>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/position.hpp"
+#include "engine/bench.hpp"
 #include "engine/engine.hpp"
 #include "movegen/movegen.hpp"
 #include "notation/uci_move.hpp"
-#include "search/params.hpp"
 #include "search/search.hpp"
 #include "search/tt.hpp"
-#include "tools/bench.hpp"
 
 #include "support.hpp"
 
@@ -24,10 +23,6 @@ using namespace horizon;
 using namespace horizon::test;
 
 namespace {
-
-
-
-
 
 struct Searched {
     SearchResult result;
@@ -53,10 +48,10 @@ TEST_CASE("uci_score: centipawns and mate distances in moves", "[search]") {
     CHECK(uci_score(0) == "cp 0");
     CHECK(uci_score(123) == "cp 123");
     CHECK(uci_score(-45) == "cp -45");
-    CHECK(uci_score(mate_in(1)) == "mate 1");  // we mate with our next move
+    CHECK(uci_score(mate_in(1)) == "mate 1"); // we mate with our next move
     CHECK(uci_score(mate_in(3)) == "mate 2");
     CHECK(uci_score(mate_in(5)) == "mate 3");
-    CHECK(uci_score(mated_in(0)) == "mate 0"); // mated now
+    CHECK(uci_score(mated_in(0)) == "mate 0");  // mated now
     CHECK(uci_score(mated_in(2)) == "mate -1"); // mated after our move and theirs
     CHECK(uci_score(mated_in(4)) == "mate -2");
     // The largest non-mate scores are still centipawns.
@@ -126,7 +121,8 @@ TEST_CASE("search reports every depth with a legal PV", "[search]") {
 
 TEST_CASE("search is deterministic from a fresh state", "[search]") {
     Engine a, b;
-    const std::string fen = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
+    const std::string fen =
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
     const auto sa = search(a, fen, 7);
     const auto sb = search(b, fen, 7);
     CHECK(sa.result.nodes == sb.result.nodes);
@@ -163,10 +159,12 @@ TEST_CASE("bench: the node count is deterministic", "[search]") {
     CHECK(r1.nodes > 0);
     CHECK(r1.nodes == r2.nodes);
     // The report names the same total, and one line per position.
-    CHECK(out1.str().find("Nodes searched: " + std::to_string(r1.nodes) + "\n") != std::string::npos);
+    CHECK(out1.str().find("Nodes searched: " + std::to_string(r1.nodes) + "\n") !=
+          std::string::npos);
     std::istringstream lines(out1.str());
     int positions = 0;
-    for (std::string l; std::getline(lines, l);) positions += l.rfind("Position ", 0) == 0;
+    for (std::string l; std::getline(lines, l);)
+        positions += l.rfind("Position ", 0) == 0;
     CHECK(positions == BENCH_FEN_COUNT);
     // A deeper bench searches more.
     std::ostringstream out3;
@@ -214,7 +212,8 @@ TEST_CASE("tt: keys that differ only in their low bits are told apart", "[search
         tt.new_search();
         const Key base = 0x123456789ABCDEF0ULL;
         // Three neighbours (they share a bucket when the index comes from the high bits).
-        for (Key i = 1; i <= 3; ++i) tt.store(base ^ i, 0, Move::none(), Score(100 * i), 0, 5, BOUND_EXACT);
+        for (Key i = 1; i <= 3; ++i)
+            tt.store(base ^ i, 0, Move::none(), Score(100 * i), 0, 5, BOUND_EXACT);
         for (Key i = 1; i <= 3; ++i) {
             INFO("table " << mib << " MiB, key " << i);
             TTData d;
@@ -266,12 +265,14 @@ TEST_CASE("tt: hashfull counts this search's entries - from 0 to 1000", "[search
     CHECK(tt.hashfull() == 0);
     std::mt19937_64 rng(42);
     // A handful of entries: a little above zero.
-    for (int i = 0; i < 2000; ++i) tt.store(rng(), 0, Move::none(), 0, 0, 1, BOUND_EXACT);
+    for (int i = 0; i < 2000; ++i)
+        tt.store(rng(), 0, Move::none(), 0, 0, 1, BOUND_EXACT);
     const int some = tt.hashfull();
     CHECK(some > 0);
     CHECK(some < 500);
     // Far more entries than the table holds: full.
-    for (int i = 0; i < (1 << 20); ++i) tt.store(rng(), 0, Move::none(), 0, 0, 1, BOUND_EXACT);
+    for (int i = 0; i < (1 << 20); ++i)
+        tt.store(rng(), 0, Move::none(), 0, 0, 1, BOUND_EXACT);
     CHECK(tt.hashfull() >= 990);
     CHECK(tt.hashfull() <= 1000);
     // A new search starts from empty as far as hashfull is concerned.
@@ -317,15 +318,19 @@ TEST_CASE("tt: clearing a table larger than a memset clear empties it", "[search
     tt.new_search();
     std::mt19937_64 rng(7);
     std::vector<Key> keys;
-    for (int i = 0; i < 20000; ++i) keys.push_back(rng() >> 1);
-    for (Key k : keys) tt.store(k, 0, Move::make(E2, E4), 11, 0, 6, BOUND_LOWER);
+    for (int i = 0; i < 20000; ++i)
+        keys.push_back(rng() >> 1);
+    for (Key k : keys)
+        tt.store(k, 0, Move::make(E2, E4), 11, 0, 6, BOUND_LOWER);
     TTData d;
-    for (Key k : keys) REQUIRE(tt.probe(k, 0, d));
+    for (Key k : keys)
+        REQUIRE(tt.probe(k, 0, d));
     CHECK(tt.hashfull() > 0);
     tt.clear();
     CHECK(tt.hashfull() == 0);
     int found = 0;
-    for (Key k : keys) found += tt.probe(k, 0, d);
+    for (Key k : keys)
+        found += tt.probe(k, 0, d);
     CHECK(found == 0);
     // Both halves take entries again after the clear.
     tt.new_search();
@@ -363,7 +368,8 @@ TEST_CASE("multipv: the one winning move ranks first, the rest follow by score",
     const auto s = search(engine, "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", 8);
     const auto lines = last_depth_lines(s.reports);
     REQUIRE(lines.size() == 3);
-    for (int k = 0; k < 3; ++k) CHECK(lines[std::size_t(k)].multipv == k + 1);
+    for (int k = 0; k < 3; ++k)
+        CHECK(lines[std::size_t(k)].multipv == k + 1);
     CHECK(uci(engine, lines[0].pv.at(0)) == "d2d5");
     CHECK(uci(engine, s.result.best) == "d2d5");
     CHECK(lines[0].score > lines[1].score + 500);
@@ -384,7 +390,8 @@ TEST_CASE("multipv: more lines than legal moves gives one line per move", "[sear
     MoveList legal;
     generate<GenType::ALL>(p, legal);
     CHECK(lines.size() == legal.size());
-    for (std::size_t i = 1; i < lines.size(); ++i) CHECK(lines[i - 1].score >= lines[i].score);
+    for (std::size_t i = 1; i < lines.size(); ++i)
+        CHECK(lines[i - 1].score >= lines[i].score);
 }
 
 TEST_CASE("multipv 1 and multipv 3 agree on the best move of a clear position", "[search]") {
@@ -463,41 +470,6 @@ TEST_CASE("lazy smp: 4 threads on any machine return a legal move at every stop"
     }
 }
 
-TEST_CASE("lazy smp: a node is marked for the other threads while one searches it, and only then",
-          "[search][smp]") {
-    SearchSignals signals;
-    signals.threads = 2;
-    const std::uint64_t key = 0x9e3779b97f4a7c15ULL;
-    const std::uint64_t same_slot = key + SearchSignals::CRUMBS; // another node, the same slot
-    {
-        const NodeMark held(signals, 0, key, 3);
-        CHECK_FALSE(held.marked());
-        {
-            const NodeMark again(signals, 0, key, 5); // the holder itself, deeper in its line
-            CHECK_FALSE(again.marked());
-            const NodeMark other(signals, 1, key, 4);
-            CHECK(other.marked());
-            const NodeMark other_node(signals, 1, same_slot, 2);
-            CHECK_FALSE(other_node.marked());
-            const NodeMark too_deep(signals, 1, key, search_params::CRUMB_MAX_PLY);
-            CHECK_FALSE(too_deep.marked());
-        }
-        const NodeMark still(signals, 1, key, 6); // none of those took the slot
-        CHECK(still.marked());
-    }
-    {
-        // Released when the search of the node ends: the next thread holds it in turn.
-        const NodeMark next(signals, 1, key, 3);
-        CHECK_FALSE(next.marked());
-        const NodeMark first(signals, 0, key, 3);
-        CHECK(first.marked());
-    }
-    signals.threads = 1; // one thread: nothing is marked
-    const NodeMark a(signals, 0, key, 1);
-    const NodeMark b(signals, 1, key, 1);
-    CHECK_FALSE(b.marked());
-}
-
 TEST_CASE("lazy smp: a depth-limited search with 2 threads finds the mate", "[search][smp]") {
     Engine engine;
     engine.set_threads(2);
@@ -506,8 +478,9 @@ TEST_CASE("lazy smp: a depth-limited search with 2 threads finds the mate", "[se
     CHECK(engine.position().is_legal(s.result.best));
 }
 
-TEST_CASE("lazy smp: with 2 threads the depths reported rise, every PV is legal, the limit is reached",
-          "[search][smp]") {
+TEST_CASE(
+    "lazy smp: with 2 threads the depths reported rise, every PV is legal, the limit is reached",
+    "[search][smp]") {
     // A thread that another has overtaken gives up its iteration and reports the deeper
     // line instead: the depths seen by the GUI must still only go up, and each line must be
     // a legal sequence from the root.

@@ -46,7 +46,8 @@ std::string uci_score(Score s) {
 }
 
 Searcher::Searcher(TranspositionTable& tt, SearchSignals& signals, int thread_id)
-    : tt_(tt), signals_(signals), thread_id_(thread_id), history_(std::make_unique<History>()) {
+    : tt_(tt), signals_(signals), smp_(signals, thread_id), thread_id_(thread_id),
+      history_(std::make_unique<History>()) {
     history_->clear();
 }
 
@@ -56,18 +57,13 @@ bool Searcher::should_stop() {
     if (is_main() && root_depth_ <= 1) return false;
     const std::uint64_t n = nodes();
     if (limits_->nodes && n >= limits_->nodes) return stopped_ = true;
-    if ((n & (sp::TIME_CHECK_INTERVAL - 1)) == 0) {
-        if (signals_.stop.load(std::memory_order_relaxed)) return stopped_ = true;
-        if (shares_lines() && root_depth_ > 1 &&
-            signals_.deepest.load(std::memory_order_relaxed) >= root_depth_)
-            return abandoned_ = stopped_ = true;
-        if (!is_main()) return stopped_ = signals_.helpers_stop.load(std::memory_order_relaxed);
-        if (limits_->nodes && context_->total_nodes() >= limits_->nodes) return stopped_ = true;
-        if (time_->has_limit() && !signals_.pondering.load(std::memory_order_relaxed) &&
-            time_->elapsed_ms() >= time_->hard_ms())
-            return stopped_ = true;
-    }
-    return false;
+    if ((n & (sp::TIME_CHECK_INTERVAL - 1)) != 0) return false;
+    if (signals_.stop.load(std::memory_order_relaxed)) return stopped_ = true;
+    if (smp_.overtaken(root_depth_)) return abandoned_ = stopped_ = true;
+    if (!is_main()) return stopped_ = signals_.helpers_stop.load(std::memory_order_relaxed);
+    if (limits_->nodes && context_->total_nodes() >= limits_->nodes) return stopped_ = true;
+    return stopped_ = time_->has_limit() && !signals_.pondering.load(std::memory_order_relaxed) &&
+                      time_->elapsed_ms() >= time_->hard_ms();
 }
 
 // A draw by rule or the end of the stack; nullopt when the node must be searched.
@@ -77,8 +73,17 @@ std::optional<Score> Searcher::draw_or_horizon(const Position& pos, int ply) con
         return SCORE_DRAW;
     }
     if (pos.has_insufficient_material() || pos.is_repetition(ply)) return SCORE_DRAW;
-    if (ply >= MAX_PLY - 1) return pos.in_check() ? SCORE_DRAW : evaluate(pos, *eval_params_, pawns_.get());
+    if (ply >= MAX_PLY - 1)
+        return pos.in_check() ? SCORE_DRAW : evaluate(pos, *eval_params_, pawns_.get());
     return std::nullopt;
+}
+
+// Mate distance pruning: narrows the window to the mates still possible from this ply; true
+// when none is left.
+bool Searcher::mate_distance_prune(Score& alpha, Score& beta, int ply) {
+    alpha = std::max(alpha, mated_in(ply));
+    beta = std::min(beta, mate_in(ply + 1));
+    return alpha >= beta;
 }
 
 std::optional<Score> Searcher::tt_cutoff(const TTData& tt, Depth depth, Score alpha, Score beta) {
@@ -104,8 +109,7 @@ bool Searcher::reverse_futility(Depth depth, Score eval, Score beta, bool improv
 }
 
 // Far below alpha near the leaves: if quiescence agrees, trust it.
-std::optional<Score> Searcher::razor(Position& pos, Score eval, Score alpha, Depth depth,
-                                     int ply) {
+std::optional<Score> Searcher::razor(Position& pos, Score eval, Score alpha, Depth depth, int ply) {
     if (depth > sp::RAZOR_MAX_DEPTH || is_mate_score(alpha) ||
         eval + sp::RAZOR_BASE + sp::RAZOR_PER_DEPTH * depth > alpha)
         return std::nullopt;
@@ -117,9 +121,9 @@ std::optional<Score> Searcher::razor(Position& pos, Score eval, Score alpha, Dep
 std::optional<Score> Searcher::null_move(Position& pos, Score eval, Score beta, Depth depth,
                                          int ply, bool cut_node) {
     Frame* ss = stack_ + ply + STACK_OFFSET;
-    if (depth < sp::NMP_MIN_DEPTH || eval < beta || ss->static_eval < beta ||
-        is_mate_score(beta) || ply < nmp_min_ply_ ||
-        !has_non_pawn_material(pos, pos.side_to_move()) || (ss - 1)->move == Move::null())
+    if (depth < sp::NMP_MIN_DEPTH || eval < beta || ss->static_eval < beta || is_mate_score(beta) ||
+        ply < nmp_min_ply_ || !has_non_pawn_material(pos, pos.side_to_move()) ||
+        (ss - 1)->move == Move::null())
         return std::nullopt;
     const int r = sp::NMP_BASE_REDUCTION + depth / sp::NMP_DEPTH_DIVISOR +
                   std::min((eval - beta) / sp::NMP_EVAL_DIVISOR, sp::NMP_EVAL_REDUCTION_MAX);
@@ -143,7 +147,7 @@ std::optional<Score> Searcher::null_move(Position& pos, Score eval, Score beta, 
 Depth Searcher::internal_iterative_reduction(Depth depth, bool has_tt_move, bool pv_node,
                                              bool cut_node) {
     return (depth >= sp::IIR_MIN_DEPTH && !has_tt_move && (pv_node || cut_node)) ? depth - 1
-                                                                                  : depth;
+                                                                                 : depth;
 }
 
 bool Searcher::late_move_prune(Depth depth, int move_count, bool improving) {
@@ -151,30 +155,60 @@ bool Searcher::late_move_prune(Depth depth, int move_count, bool improving) {
            move_count >= (sp::LMP_BASE + depth * depth) / (2 - int(improving));
 }
 
-// Futility, history and SEE pruning of one move at low depth.
-bool Searcher::prune_move(const Position& pos, const MoveInfo& mi, Depth depth,
-                          Score static_eval, Score alpha, int lmr_depth) const {
+// Low-depth pruning of one move: late-move pruning (from there on, every quiet that does not
+// check is skipped: skip_quiets), then futility, history and SEE pruning.
+inline bool Searcher::prune_move(const Position& pos, const MoveInfo& mi, Depth depth,
+                                 Score static_eval, Score alpha, bool improving,
+                                 bool& skip_quiets) const {
+    const int base_r = LMR.quiet[std::min(depth, 63)][std::min(mi.move_count, 63)];
+    const int lmr_depth = std::max(depth - 1 - base_r, 0);
     if (mi.quiet) {
+        if (!skip_quiets && late_move_prune(depth, mi.move_count, improving)) skip_quiets = true;
         if (mi.gives_check) return false;
-        if (lmr_depth <= sp::FP_MAX_DEPTH && static_eval != SCORE_NONE &&
-            static_eval + sp::FP_BASE + sp::FP_PER_DEPTH * lmr_depth <= alpha)
+        if (skip_quiets || futility_prune(lmr_depth, static_eval, alpha) ||
+            history_prune(mi.history, depth, lmr_depth))
             return true;
-        if (lmr_depth < sp::HP_MAX_DEPTH && mi.history < sp::HP_PER_DEPTH * depth) return true;
+    }
+    return see_prune(pos, mi, depth, lmr_depth);
+}
+
+// A quiet move at low (reduced) depth whose static eval plus a margin stays below alpha.
+bool Searcher::futility_prune(int lmr_depth, Score static_eval, Score alpha) {
+    return lmr_depth <= sp::FP_MAX_DEPTH && static_eval != SCORE_NONE &&
+           static_eval + sp::FP_BASE + sp::FP_PER_DEPTH * lmr_depth <= alpha;
+}
+
+// A quiet move at low (reduced) depth with a bad history.
+bool Searcher::history_prune(int history, Depth depth, int lmr_depth) {
+    return lmr_depth < sp::HP_MAX_DEPTH && history < sp::HP_PER_DEPTH * depth;
+}
+
+// A move at low depth that loses material: more, the deeper (quiets by their reduced depth).
+bool Searcher::see_prune(const Position& pos, const MoveInfo& mi, Depth depth, int lmr_depth) {
+    if (mi.quiet)
         return lmr_depth <= sp::SEE_PRUNE_MAX_DEPTH &&
                !pos.see_ge(mi.move, sp::SEE_QUIET_PER_DEPTH_SQ * lmr_depth * lmr_depth);
-    }
-    return depth <= sp::SEE_PRUNE_MAX_DEPTH && !pos.see_ge(mi.move, sp::SEE_NOISY_PER_DEPTH * depth);
+    return depth <= sp::SEE_PRUNE_MAX_DEPTH &&
+           !pos.see_ge(mi.move, sp::SEE_NOISY_PER_DEPTH * depth);
+}
+
+// A node where the TT move may be singular: a deep enough lower bound from the table.
+inline bool Searcher::singular_candidate(bool tt_hit, const TTData& tt, Depth depth,
+                                         int ply) const {
+    return ply > 0 && !stack_[ply + STACK_OFFSET].excluded && tt_hit && depth >= sp::SE_MIN_DEPTH &&
+           tt.move && (tt.bound & BOUND_LOWER) && tt.depth >= depth - sp::SE_TT_DEPTH_MARGIN &&
+           !is_mate_score(tt.score) && ply < 2 * root_depth_;
 }
 
 // Searches every move but the TT move at about half depth below the TT score. Returns the
 // extension of the TT move; sets multi_cut when even without it the node fails high.
-int Searcher::singular_extension(Position& pos, const TTData& tt, Score beta, Depth depth,
-                                 int ply, bool cut_node, bool pv_node,
-                                 std::optional<Score>& multi_cut) {
+int Searcher::singular_extension(Position& pos, const TTData& tt, Score beta, Depth depth, int ply,
+                                 bool cut_node, bool pv_node, std::optional<Score>& multi_cut) {
     Frame* ss = stack_ + ply + STACK_OFFSET;
     const Score singular_beta = std::max(tt.score - sp::SE_MARGIN_PER_DEPTH * depth, -SCORE_MATE);
     ss->excluded = tt.move;
-    const Score score = search(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
+    const Score score =
+        search(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut_node);
     ss->excluded = Move::none();
     if (stopped_) return 0;
     if (score < singular_beta) {
@@ -190,8 +224,17 @@ int Searcher::singular_extension(Position& pos, const TTData& tt, Score beta, De
     return tt.score >= beta ? -1 : 0;
 }
 
-int Searcher::lmr_reduction(const MoveInfo& mi, Depth depth, bool pv_node, bool cut_node,
-                            bool improving, bool tt_capture) const {
+// A move that gives check, not too far past the root depth.
+inline int Searcher::check_extension(const MoveInfo& mi, int ply) const {
+    return mi.gives_check && ply < 2 * root_depth_;
+}
+
+// Late-move reductions: moves after the first (after the second in a PV node), from
+// LMR_MIN_DEPTH; one ply more where another thread is searching the node (`marked`).
+inline int Searcher::late_move_reduction(const MoveInfo& mi, Depth depth, bool pv_node,
+                                         bool cut_node, bool improving, bool tt_capture,
+                                         bool marked) const {
+    if (depth < sp::LMR_MIN_DEPTH || mi.move_count <= 1 + int(pv_node) || full_width_) return 0;
     const int d = std::min(depth, 63), m = std::min(mi.move_count, 63);
     int r;
     if (mi.quiet) {
@@ -206,7 +249,7 @@ int Searcher::lmr_reduction(const MoveInfo& mi, Depth depth, bool pv_node, bool 
     r -= pv_node;
     r += cut_node;
     r -= mi.gives_check;
-    return std::max(r, 0);
+    return std::max(r, 0) + int(marked);
 }
 
 OrderingContext Searcher::ordering_context(int ply) const {
@@ -215,8 +258,8 @@ OrderingContext Searcher::ordering_context(int ply) const {
     oc.killers[0] = history_->killers[ply][0];
     oc.killers[1] = history_->killers[ply][1];
     const Frame* prev = ss - 1;
-    oc.counter = prev->piece != NO_PIECE ? history_->counter[prev->piece][prev->move.to()]
-                                         : Move::none();
+    oc.counter =
+        prev->piece != NO_PIECE ? history_->counter[prev->piece][prev->move.to()] : Move::none();
     const Frame* back[3] = {ss - 1, ss - 2, ss - 4};
     for (int i = 0; i < 3; ++i)
         oc.continuation[i] = back[i]->continuation ? back[i]->continuation : history_->sentinel();
@@ -232,8 +275,7 @@ void Searcher::update_continuation(int ply, Piece pc, Square to, int bonus) {
 
 // A beta cutoff: reward the move that caused it, penalise the ones tried before it.
 void Searcher::update_histories(const Position& pos, int ply, Move best, Depth depth,
-                                const Move* quiets, int quiet_count, const Move* noisies,
-                                int noisy_count) {
+                                const TriedMoves& tried) {
     const Frame* ss = stack_ + ply + STACK_OFFSET;
     const int bonus = history_bonus(depth);
     const Color us = pos.side_to_move();
@@ -243,16 +285,18 @@ void Searcher::update_histories(const Position& pos, int ply, Move best, Depth d
         if (prev->piece != NO_PIECE) history_->counter[prev->piece][prev->move.to()] = best;
         history_->update_quiet(us, best, bonus);
         update_continuation(ply, pos.moved_piece(best), best.to(), bonus);
-        for (int i = 0; i < quiet_count; ++i) {
-            history_->update_quiet(us, quiets[i], -bonus);
-            update_continuation(ply, pos.moved_piece(quiets[i]), quiets[i].to(), -bonus);
+        for (int i = 0; i < tried.quiet_count; ++i) {
+            const Move m = tried.quiets[i];
+            history_->update_quiet(us, m, -bonus);
+            update_continuation(ply, pos.moved_piece(m), m.to(), -bonus);
         }
     } else {
         history_->update_capture(pos.moved_piece(best), best.to(), captured_type(pos, best), bonus);
     }
-    for (int i = 0; i < noisy_count; ++i)
-        history_->update_capture(pos.moved_piece(noisies[i]), noisies[i].to(),
-                                 captured_type(pos, noisies[i]), -bonus);
+    for (int i = 0; i < tried.noisy_count; ++i) {
+        const Move m = tried.noisies[i];
+        history_->update_capture(pos.moved_piece(m), m.to(), captured_type(pos, m), -bonus);
+    }
 }
 
 Score Searcher::raw_static_eval(const Position& pos, bool tt_hit, const TTData& tt) {
@@ -287,27 +331,81 @@ void Searcher::update_correction(const Position& pos, const Frame* ss, Score bes
 void Searcher::update_pv(int ply, Move m) {
     pv_[ply][0] = m;
     const int child = pv_length_[ply + 1];
-    for (int i = 0; i < child; ++i) pv_[ply][i + 1] = pv_[ply + 1][i];
+    for (int i = 0; i < child; ++i)
+        pv_[ply][i + 1] = pv_[ply + 1][i];
     pv_length_[ply] = child + 1;
 }
 
-RootMove* Searcher::find_root_move(Move m) {
-    for (RootMove& rm : root_moves_)
-        if (rm.move == m) return &rm;
-    return nullptr;
+// The helpers of search() below run at every node or every move: `inline`, so that GCC folds
+// them back into search() (it kept five of them out of line otherwise, a few % of bench speed).
+
+// The static eval of the node at `ply`, kept in its frame (SCORE_NONE in check), and the eval
+// the pruning rules read: refined by the TT score where its bound points past it.
+inline Score Searcher::node_eval(const Position& pos, int ply, bool in_check, bool tt_hit,
+                                 const TTData& tt) {
+    Frame* ss = stack_ + ply + STACK_OFFSET;
+    if (in_check) {
+        ss->static_eval = ss->raw_eval = SCORE_NONE;
+        return SCORE_NONE;
+    }
+    if (ss->excluded) return ss->static_eval; // the same node: already evaluated
+    ss->raw_eval = raw_static_eval(pos, tt_hit, tt);
+    ss->static_eval = corrected(pos, ss->raw_eval);
+    return refined_by_tt(ss->static_eval, tt_hit, tt);
 }
 
-NodeMark::NodeMark(SearchSignals& signals, int thread, std::uint64_t key, int ply) {
-    if (signals.threads < 2 || ply >= sp::CRUMB_MAX_PLY) return;
-    SearchSignals::Crumb& c = signals.crumbs[key & (SearchSignals::CRUMBS - 1)];
-    int owner = -1;
-    if (c.owner.compare_exchange_strong(owner, thread, std::memory_order_relaxed)) {
-        c.key.store(key, std::memory_order_relaxed);
-        held_ = &c;
-    } else {
-        // The slot may have changed hands since: a stale mark costs one ply on a few moves.
-        marked_ = owner != thread && c.key.load(std::memory_order_relaxed) == key;
+inline Searcher::MoveInfo Searcher::move_info(const Position& pos, Move m, int move_count,
+                                              const OrderingContext& oc) const {
+    MoveInfo mi;
+    mi.move = m;
+    mi.quiet = !pos.is_capture_or_promotion(m);
+    mi.gives_check = pos.gives_check(m);
+    mi.move_count = move_count;
+    mi.killer_or_counter =
+        mi.quiet && (m == oc.killers[0] || m == oc.killers[1] || m == oc.counter);
+    mi.history = mi.quiet
+                     ? MovePicker::quiet_history(pos, *history_, oc, m)
+                     : history_->capture_score(pos.moved_piece(m), m.to(), captured_type(pos, m));
+    return mi;
+}
+
+// Plays m from the node at `ply`, entering it in that node's frame.
+inline void Searcher::play(Position& pos, int ply, Move m, int extension) {
+    Frame* ss = stack_ + ply + STACK_OFFSET;
+    ss->move = m;
+    ss->piece = pos.moved_piece(m);
+    ss->continuation = history_->continuation_of(ss->piece, m.to());
+    (ss + 1)->double_extensions = ss->double_extensions + (extension >= 2);
+    pos.make_move(m);
+}
+
+// Principal variation search of the move just played: the first move with the full window;
+// a later one with a null window, reduced by `reduction` at first, at full depth (one ply
+// more if it beat the best score by a margin) when it beats alpha, and in a PV node with the
+// full window when it still does.
+inline Score Searcher::search_move(Position& pos, Score alpha, Score beta, Depth new_depth,
+                                   int reduction, int ply, bool first, bool pv_node, bool cut_node,
+                                   Score best) {
+    if (first) return -search(pos, -beta, -alpha, new_depth, ply + 1, false);
+    const Depth reduced = std::clamp(new_depth - reduction, 1, new_depth);
+    Score score = -search(pos, -alpha - 1, -alpha, reduced, ply + 1, true);
+    if (score > alpha && reduced < new_depth) {
+        if (score > best + sp::LMR_DEEPER_MARGIN && ply > 0) ++new_depth;
+        score = -search(pos, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
     }
+    if (score > alpha && pv_node) score = -search(pos, -beta, -alpha, new_depth, ply + 1, false);
+    return score;
+}
+
+// Stores what the node at `ply` found in the table and learns from it how far its static eval
+// was off.
+inline void Searcher::store_result(const Position& pos, int ply, Score best, Move best_move,
+                                   Depth depth, bool pv_node, Score beta) {
+    const Frame* ss = stack_ + ply + STACK_OFFSET;
+    const Bound bound =
+        best >= beta ? BOUND_LOWER : (pv_node && best_move ? BOUND_EXACT : BOUND_UPPER);
+    tt_.store(pos.key(), ply, best_move, best, ss->raw_eval, depth, bound);
+    update_correction(pos, ss, best, best_move, bound, depth);
 }
 
 Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int ply,
@@ -324,31 +422,20 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
 
     if (!root) {
         if (auto s = draw_or_horizon(pos, ply)) return *s;
-        // Mate distance pruning.
-        alpha = std::max(alpha, mated_in(ply));
-        beta = std::min(beta, mate_in(ply + 1));
-        if (alpha >= beta) return alpha;
+        if (mate_distance_prune(alpha, beta, ply)) return alpha;
     }
 
     // The excluded search of a singular test neither cuts on nor writes this node's entry.
     const Move excluded = ss->excluded;
     TTData tt;
     const bool tt_hit = !excluded && tt_.probe(pos.key(), ply, tt);
-    const Move tt_move = root ? root_moves_[pv_index_].move : (tt_hit ? tt.move : Move::none());
+    const Move tt_move =
+        root ? root_moves_[std::size_t(pv_index_)].move : (tt_hit ? tt.move : Move::none());
     if (tt_hit && !pv_node)
         if (auto s = tt_cutoff(tt, depth, alpha, beta)) return *s;
 
     const bool in_check = pos.in_check();
-    Score eval = SCORE_NONE;
-    if (in_check) {
-        ss->static_eval = ss->raw_eval = SCORE_NONE;
-    } else if (excluded) {
-        eval = ss->static_eval; // the same node: already evaluated
-    } else {
-        ss->raw_eval = raw_static_eval(pos, tt_hit, tt);
-        ss->static_eval = corrected(pos, ss->raw_eval);
-        eval = refined_by_tt(ss->static_eval, tt_hit, tt);
-    }
+    const Score eval = node_eval(pos, ply, in_check, tt_hit, tt);
     const bool is_improving = improving(ply);
     history_->clear_killers(ply + 1);
 
@@ -364,99 +451,45 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     const OrderingContext oc = ordering_context(ply);
     MovePicker picker(pos, root ? Move::none() : tt_move, *history_, oc);
     const bool tt_capture = tt_move && pos.is_capture_or_promotion(tt_move);
-    const bool singular_candidate =
-        !root && !excluded && tt_hit && depth >= sp::SE_MIN_DEPTH && tt.move &&
-        (tt.bound & BOUND_LOWER) && tt.depth >= depth - sp::SE_TT_DEPTH_MARGIN &&
-        !is_mate_score(tt.score) && ply < 2 * root_depth_;
-
+    const bool singular = singular_candidate(tt_hit, tt, depth, ply);
     const NodeMark mark(signals_, thread_id_, pos.key(), ply);
     Score best = -SCORE_INFINITE;
     Move best_move = Move::none();
-    Move quiets[64], noisies[32];
-    int quiet_count = 0, noisy_count = 0, move_count = 0;
+    TriedMoves tried;
+    int move_count = 0;
     bool skip_quiets = false;
     std::size_t root_index = std::size_t(pv_index_);
 
     for (;;) {
-        Move m;
-        if (root) {
-            if (root_index >= root_moves_.size()) break;
-            m = root_moves_[root_index++].move;
-        } else if (!(m = picker.next())) {
-            break;
-        }
+        const Move m = root ? root_moves_.move_at(root_index++) : picker.next();
+        if (!m) break;
         if (m == excluded) continue;
-        ++move_count;
-
-        MoveInfo mi;
-        mi.move = m;
-        mi.quiet = !pos.is_capture_or_promotion(m);
-        mi.gives_check = pos.gives_check(m);
-        mi.move_count = move_count;
-        mi.killer_or_counter = mi.quiet && (m == oc.killers[0] || m == oc.killers[1] || m == oc.counter);
-        mi.history = mi.quiet ? MovePicker::quiet_history(pos, *history_, oc, m)
-                              : history_->capture_score(pos.moved_piece(m), m.to(),
-                                                        captured_type(pos, m));
-
-        if (!root && !full_width_ && best > -SCORE_MATE_IN_MAX_PLY) {
-            const int base_r = LMR.quiet[std::min(depth, 63)][std::min(move_count, 63)];
-            const int lmr_depth = std::max(depth - 1 - base_r, 0);
-            if (mi.quiet && !skip_quiets && late_move_prune(depth, move_count, is_improving))
-                skip_quiets = true;
-            if (mi.quiet && skip_quiets && !mi.gives_check) continue;
-            if (prune_move(pos, mi, depth, ss->static_eval, alpha, lmr_depth)) continue;
-        }
+        const MoveInfo mi = move_info(pos, m, ++move_count, oc);
+        if (!root && !full_width_ && best > -SCORE_MATE_IN_MAX_PLY &&
+            prune_move(pos, mi, depth, ss->static_eval, alpha, is_improving, skip_quiets))
+            continue;
 
         int extension = 0;
-        if (singular_candidate && m == tt.move) {
+        if (singular && m == tt.move) {
             std::optional<Score> multi_cut;
             extension = singular_extension(pos, tt, beta, depth, ply, cut_node, pv_node, multi_cut);
             if (multi_cut) return *multi_cut;
             if (stopped_) return SCORE_DRAW;
-        } else if (mi.gives_check && ply < 2 * root_depth_) {
-            extension = 1;
+        } else {
+            extension = check_extension(mi, ply);
         }
 
         const std::uint64_t nodes_before = nodes();
-        ss->move = m;
-        ss->piece = pos.moved_piece(m);
-        ss->continuation = history_->continuation_of(ss->piece, m.to());
-        (ss + 1)->double_extensions = ss->double_extensions + (extension >= 2);
-        pos.make_move(m);
-        Depth new_depth = depth - 1 + extension;
-        Score score;
-        if (move_count == 1) {
-            score = -search(pos, -beta, -alpha, new_depth, ply + 1, false);
-        } else {
-            const bool reduce = depth >= sp::LMR_MIN_DEPTH && move_count > 1 + int(pv_node) && !full_width_;
-            const int r = reduce ? lmr_reduction(mi, depth, pv_node, cut_node, is_improving, tt_capture) +
-                                       int(mark.marked())
-                                 : 0;
-            const Depth reduced = std::clamp(new_depth - r, 1, new_depth);
-            score = -search(pos, -alpha - 1, -alpha, reduced, ply + 1, true);
-            if (score > alpha && reduced < new_depth) {
-                if (score > best + sp::LMR_DEEPER_MARGIN && !root) ++new_depth;
-                score = -search(pos, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
-            }
-            if (score > alpha && pv_node)
-                score = -search(pos, -beta, -alpha, new_depth, ply + 1, false);
-        }
+        play(pos, ply, m, extension);
+        const int r = late_move_reduction(mi, depth, pv_node, cut_node, is_improving, tt_capture,
+                                          mark.marked());
+        const Score score = search_move(pos, alpha, beta, depth - 1 + extension, r, ply,
+                                        move_count == 1, pv_node, cut_node, best);
         pos.unmake_move(m);
         if (stopped_) return SCORE_DRAW;
-
-        if (root) {
-            RootMove* rm = find_root_move(m);
-            rm->nodes += nodes() - nodes_before;
-            if (move_count == 1 || score > alpha) {
-                rm->score = score;
-                rm->seldepth = seldepth_;
-                rm->bound = score >= beta ? BOUND_LOWER : score <= alpha ? BOUND_UPPER : BOUND_EXACT;
-                rm->pv.assign(1, m);
-                rm->pv.insert(rm->pv.end(), pv_[1], pv_[1] + pv_length_[1]);
-            } else {
-                rm->score = -SCORE_INFINITE;
-            }
-        }
+        if (root)
+            root_moves_.record(m, move_count == 1, score, alpha, beta, seldepth_,
+                               nodes() - nodes_before, pv_[1], pv_length_[1]);
 
         if (score > best) {
             best = score;
@@ -464,26 +497,18 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
                 best_move = m;
                 if (pv_node) update_pv(ply, m);
                 if (score >= beta) {
-                    update_histories(pos, ply, m, depth, quiets, quiet_count, noisies, noisy_count);
+                    update_histories(pos, ply, m, depth, tried);
                     break;
                 }
                 alpha = score;
             }
         }
-        if (m != best_move) {
-            if (mi.quiet && quiet_count < 64) quiets[quiet_count++] = m;
-            else if (!mi.quiet && noisy_count < 32) noisies[noisy_count++] = m;
-        }
+        if (m != best_move) tried.add(m, mi.quiet);
     }
 
     if (move_count == 0) return excluded ? alpha : in_check ? mated_in(ply) : SCORE_DRAW;
-
-    if (!excluded && !(root && pv_index_ > 0)) {
-        const Bound bound =
-            best >= beta ? BOUND_LOWER : (pv_node && best_move ? BOUND_EXACT : BOUND_UPPER);
-        tt_.store(pos.key(), ply, best_move, best, ss->raw_eval, depth, bound);
-        update_correction(pos, ss, best, best_move, bound, depth);
-    }
+    if (!excluded && !(root && pv_index_ > 0))
+        store_result(pos, ply, best, best_move, depth, pv_node, beta);
     return best;
 }
 
@@ -589,29 +614,6 @@ void Searcher::report_lines(int depth) {
     }
 }
 
-// Lazy SMP: whether the threads share their completed lines (not in MultiPV, whose other
-// lines are not shared): a thread whose depth another has completed then gives it up.
-bool Searcher::shares_lines() const { return multipv_ == 1; }
-
-// Takes over the deepest line another thread completed: the root moves as they were before
-// the iteration it overtook (`before`, with the nodes spent since), that line at their head.
-// Returns its depth, or 0 when there is none to take.
-int Searcher::adopt_deeper_line(const std::vector<RootMove>& before) {
-    std::vector<RootMove> restored = before;
-    for (RootMove& rm : restored) rm.nodes = find_root_move(rm.move)->nodes;
-    root_moves_ = std::move(restored);
-    const SearchSignals::Line line = signals_.deepest_line();
-    RootMove* rm = line.pv.empty() ? nullptr : find_root_move(line.pv[0]);
-    if (!rm || line.depth < root_depth_) return 0;
-    rm->score = line.score;
-    rm->bound = BOUND_EXACT;
-    rm->seldepth = line.seldepth;
-    rm->pv = line.pv;
-    const auto at = root_moves_.begin() + (rm - root_moves_.data());
-    std::rotate(root_moves_.begin(), at, at + 1);
-    return line.depth;
-}
-
 // After an iteration: whether the next one would overrun the time this move deserves.
 bool Searcher::time_to_stop_iterating(Score score, Move best) {
     stability_ = best == last_best_ ? stability_ + 1 : 0;
@@ -632,82 +634,80 @@ void Searcher::iterate(Position& pos) {
     int max_depth = limits_->depth > 0 ? std::min(limits_->depth, MAX_PLY - 10) : MAX_PLY - 10;
     // go mate N: a full-width search to 2N - 1 plies finds every mate in N.
     if (full_width_) max_depth = std::min(max_depth, 2 * limits_->mate - 1);
-    const auto by_score = [](const RootMove& a, const RootMove& b) { return a.score > b.score; };
 
-    // Lazy SMP: odd helpers run one depth ahead of the rest, so the table holds deeper
-    // results sooner and the threads disagree more on what to search. A thread running ahead
-    // skips the depths another has completed; one that is not takes over the line another
-    // thread completed at its depth or deeper (and abandons an iteration so overtaken).
-    const int ahead = is_main() ? 0 : (thread_id_ & 1);
-    std::vector<RootMove> before;
-    for (int depth = 1 + ahead; depth <= max_depth; ++depth) {
-        const int deepest = signals_.deepest.load(std::memory_order_relaxed);
-        if (depth > 1 && (ahead || !shares_lines())) depth = std::max(depth, deepest + 1 + ahead);
-        if (depth > max_depth) {
-            // A helper with no depth left to run ahead on joins the last one (go depth).
-            if (is_main() || deepest >= max_depth) break;
-            depth = max_depth;
-        }
-        root_depth_ = depth;
-        int adopted = depth > 1 && shares_lines() && deepest >= depth ? adopt_deeper_line(root_moves_) : 0;
+    RootMoves before; // Lazy SMP: the root moves before an iteration another thread overtakes
+    for (int depth = smp_.first_depth(); depth <= max_depth; ++depth) {
+        const auto next = smp_.next_iteration(depth, max_depth);
+        if (!next) break;
+        depth = root_depth_ = next->depth;
+        int adopted = next->adopt ? smp_.adopt_deeper_line(root_moves_, root_moves_, depth) : 0;
         if (!adopted) {
-            if (shares_lines()) before = root_moves_;
-            for (RootMove& rm : root_moves_) {
-                rm.previous_score = rm.score != -SCORE_INFINITE ? rm.score : rm.previous_score;
-                rm.score = -SCORE_INFINITE;
-            }
-            for (pv_index_ = 0; pv_index_ < multipv_ && !stopped_; ++pv_index_) {
-                seldepth_ = 0;
-                const Score prev = root_moves_[std::size_t(pv_index_)].previous_score;
-                aspiration(pos, prev == -SCORE_INFINITE ? 0 : prev, depth);
-                std::stable_sort(root_moves_.begin() + pv_index_, root_moves_.end(), by_score);
-                // Lines found so far stay ranked by score (search instability can make a later
-                // line score above an earlier one).
-                if (!stopped_) std::stable_sort(root_moves_.begin(), root_moves_.begin() + pv_index_ + 1, by_score);
-            }
-            pv_index_ = 0;
+            if (smp_.shares_lines()) before = root_moves_;
+            search_lines(pos, depth);
             if (abandoned_ && !signals_.stop.load()) {
                 stopped_ = abandoned_ = false;
-                adopted = adopt_deeper_line(before);
+                adopted = smp_.adopt_deeper_line(root_moves_, before, depth);
                 if (!adopted) continue;
             }
         }
         if (adopted) depth = adopted;
-        const RootMove& first = root_moves_[0];
-        if (stopped_) {
-            // An interrupted iteration still counts if its first line was searched: the
-            // move it found beat the previous best (or is it, with a fresh score).
-            if (is_main() && first.score != -SCORE_INFINITE && depth > 1) {
-                completed_pv_ = first.pv;
-                completed_score_ = first.score;
-            }
-            break;
-        }
-        completed_depth_ = depth;
-        completed_score_ = first.score;
-        completed_pv_ = first.pv;
-        signals_.publish(depth, first.seldepth, first.score, first.pv);
-        if (!is_main()) {
-            if (signals_.helpers_stop.load() || signals_.stop.load()) break;
-            continue;
-        }
-        report_lines(depth);
-
-        const Score score = completed_score_;
-        if (limits_->mate > 0 && score >= mate_in(2 * limits_->mate - 1)) break;
-        // A proven mate well inside the horizon: deeper iterations cannot change it.
-        if (is_mate_score(score) && depth > SCORE_MATE - std::abs(score) + 8) break;
-        const bool clock = time_->has_limit() && !signals_.pondering.load();
-        if (clock && root_moves_.size() == 1 && depth >= 2) break; // a forced move
-        if (time_to_stop_iterating(score, first.move)) break;
-        if (signals_.stop.load()) break;
+        if (!complete_iteration(depth)) break;
     }
 }
 
+// One iteration: each of the multipv_ lines in turn, in an aspiration window around its
+// previous score.
+void Searcher::search_lines(Position& pos, Depth depth) {
+    root_moves_.start_iteration();
+    for (pv_index_ = 0; pv_index_ < multipv_ && !stopped_; ++pv_index_) {
+        seldepth_ = 0;
+        const Score previous = root_moves_[std::size_t(pv_index_)].previous_score;
+        aspiration(pos, previous == -SCORE_INFINITE ? 0 : previous, depth);
+        root_moves_.rank(pv_index_, stopped_);
+    }
+    pv_index_ = 0;
+}
+
+// After iteration `depth` (searched or taken over): keeps its result, shares it with the other
+// threads and, on the main thread, reports it. False when the search ends here.
+bool Searcher::complete_iteration(int depth) {
+    const RootMove& first = root_moves_[0];
+    if (stopped_) {
+        // An interrupted iteration still counts if its first line was searched: the
+        // move it found beat the previous best (or is it, with a fresh score).
+        if (is_main() && first.score != -SCORE_INFINITE && depth > 1) {
+            completed_pv_ = first.pv;
+            completed_score_ = first.score;
+        }
+        return false;
+    }
+    completed_depth_ = depth;
+    completed_score_ = first.score;
+    completed_pv_ = first.pv;
+    signals_.publish(depth, first.seldepth, first.score, first.pv);
+    if (!is_main()) return !signals_.helpers_stop.load() && !signals_.stop.load();
+    report_lines(depth);
+    return !last_iteration(depth, first.move);
+}
+
+// The main thread after a completed iteration: whether it is the last one (the mate asked for,
+// a proven mate, a forced move, the time, or stop).
+bool Searcher::last_iteration(int depth, Move best) {
+    const Score score = completed_score_;
+    if (limits_->mate > 0 && score >= mate_in(2 * limits_->mate - 1)) return true;
+    // A proven mate well inside the horizon: deeper iterations cannot change it.
+    if (is_mate_score(score) && depth > SCORE_MATE - std::abs(score) + 8) return true;
+    const bool clock = time_->has_limit() && !signals_.pondering.load();
+    if (clock && root_moves_.size() == 1 && depth >= 2) return true; // a forced move
+    if (time_to_stop_iterating(score, best)) return true;
+    return signals_.stop.load();
+}
+
 Searcher::SingularProbe Searcher::singular_probe(const Position& root, Depth depth, Score beta) {
-    static const SearchLimits no_limits{};
-    static TimeManager clock;
-    static const std::vector<Move> all_moves;
+    // No limits, no clock, every move: the probe's own, for as long as it runs.
+    const SearchLimits no_limits{};
+    TimeManager clock;
+    const std::vector<Move> all_moves;
     SearchContext context;
     context.limits = &no_limits;
     context.time = &clock;
@@ -719,17 +719,21 @@ Searcher::SingularProbe Searcher::singular_probe(const Position& root, Depth dep
     SingularProbe probe;
     Position pos = root;
     TTData tt;
-    if (!tt_.probe(pos.key(), 1, tt) || !tt.move || !(tt.bound & BOUND_LOWER) || pos.in_check())
-        return probe;
-    Frame* ss = stack_ + 1 + STACK_OFFSET;
-    ss->raw_eval = raw_static_eval(pos, true, tt);
-    ss->static_eval = corrected(pos, ss->raw_eval);
-    probe.ran = true;
-    probe.static_eval_before = ss->static_eval;
-    probe.extension = singular_extension(pos, tt, beta, depth, 1, false, false, probe.multi_cut);
-    probe.excluded_after = ss->excluded;
-    probe.static_eval_after = ss->static_eval;
+    if (tt_.probe(pos.key(), 1, tt) && tt.move && (tt.bound & BOUND_LOWER) && !pos.in_check()) {
+        Frame* ss = stack_ + 1 + STACK_OFFSET;
+        ss->raw_eval = raw_static_eval(pos, true, tt);
+        ss->static_eval = corrected(pos, ss->raw_eval);
+        probe.ran = true;
+        probe.static_eval_before = ss->static_eval;
+        probe.extension =
+            singular_extension(pos, tt, beta, depth, 1, false, false, probe.multi_cut);
+        probe.excluded_after = ss->excluded;
+        probe.static_eval_after = ss->static_eval;
+    }
+    // They pointed at this call's locals.
     context_ = nullptr;
+    limits_ = nullptr;
+    time_ = nullptr;
     return probe;
 }
 
@@ -741,7 +745,8 @@ void Searcher::begin(const SearchContext& context) {
     stopped_ = abandoned_ = false;
     full_width_ = limits_->mate > 0;
     nmp_min_ply_ = 0;
-    for (auto& f : stack_) f = Frame{};
+    for (auto& f : stack_)
+        f = Frame{};
 }
 
 SearchResult Searcher::run(const Position& root, const SearchContext& context) {
@@ -753,14 +758,9 @@ SearchResult Searcher::run(const Position& root, const SearchContext& context) {
     stability_ = 0;
     last_score_ = SCORE_NONE;
 
-    root_moves_.clear();
-    MoveList legal;
-    generate<GenType::ALL>(root, legal);
-    const std::vector<Move>& only = *context.searchmoves;
-    for (Move m : legal)
-        if (only.empty() || std::find(only.begin(), only.end(), m) != only.end())
-            root_moves_.emplace_back().move = m;
+    root_moves_.init(root, *context.searchmoves);
     multipv_ = std::min<int>(std::max(1, context.multipv), int(root_moves_.size()));
+    smp_.begin(multipv_);
 
     SearchResult result;
     if (!root_moves_.empty()) {

@@ -1,20 +1,23 @@
 // Iterative deepening, aspiration windows, PVS alpha-beta and quiescence search, for one
 // search thread. The searcher reports through callbacks; it never prints. Lazy SMP
-// (src/search/threads.*) runs several of them over the one shared transposition table.
+// (src/search/threads.*) runs several of them over the one shared transposition table; what
+// they share besides it is in src/search/smp.*, the root moves in src/search/root.*.
 #pragma once
 
-#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/position.hpp"
 #include "eval/evaluate.hpp"
 #include "search/history.hpp"
 #include "search/movepick.hpp"
+#include "search/root.hpp"
+#include "search/smp.hpp"
 #include "search/timeman.hpp"
 #include "search/tt.hpp"
 
@@ -41,91 +44,15 @@ struct SearchResult {
     std::vector<Move> pv;
 };
 
-// Shared with the thread that drives the search (UCI): stop and ponder flags, and the
-// signal the main search thread gives its helpers when it is done.
-struct SearchSignals {
-    std::atomic<bool> stop{false};
-    std::atomic<bool> pondering{false};
-    std::atomic<bool> helpers_stop{false};
-    std::atomic<int> deepest{0}; // the deepest iteration any thread has completed
-
-    // The first line of the deepest completed iteration (MultiPV 1), published by the
-    // thread that completed it: a thread still on that depth or a shallower one abandons
-    // its iteration and takes this line as its own.
-    struct Line {
-        int depth = 0;
-        int seldepth = 0;
-        Score score = -SCORE_INFINITE;
-        std::vector<Move> pv;
-    };
-    std::mutex line_mutex;
-    Line line;
-
-    // Breadcrumbs (see NodeMark): one slot per key's low bits, held by at most one thread.
-    struct Crumb {
-        std::atomic<std::uint64_t> key{0};
-        std::atomic<int> owner{-1}; // the thread id, -1 when free
-    };
-    static constexpr std::size_t CRUMBS = 1024;
-    std::array<Crumb, CRUMBS> crumbs;
-    int threads = 1; // the search threads; set while no search runs
-
-    void reset() {
-        std::lock_guard lock(line_mutex);
-        line = Line{};
-        deepest = 0;
-    }
-    // Records a completed iteration: its line, if deeper than any so far, then `deepest`.
-    void publish(int depth, int seldepth, Score score, const std::vector<Move>& pv) {
-        std::lock_guard lock(line_mutex);
-        if (depth > line.depth && !pv.empty()) line = Line{depth, seldepth, score, pv};
-        if (depth > deepest.load(std::memory_order_relaxed)) deepest = depth;
-    }
-    Line deepest_line() {
-        std::lock_guard lock(line_mutex);
-        return line;
-    }
-};
-
-// Lazy SMP breadcrumbs: a thread searching a node near the root (ply < CRUMB_MAX_PLY) marks
-// it for as long as it searches it, when its slot is free. Another thread reaching that node
-// meanwhile sees it marked() and reduces its late moves one ply more, rather than repeat the
-// same work in full. With one thread nothing is marked (and `bench` is unchanged).
-class NodeMark {
-public:
-    NodeMark(SearchSignals& signals, int thread, std::uint64_t key, int ply);
-    ~NodeMark() {
-        if (held_) held_->owner.store(-1, std::memory_order_relaxed);
-    }
-    NodeMark(const NodeMark&) = delete;
-    NodeMark& operator=(const NodeMark&) = delete;
-    bool marked() const { return marked_; }
-
-private:
-    SearchSignals::Crumb* held_ = nullptr;
-    bool marked_ = false;
-};
-
-// A root move with what the last iterations learned of it.
-struct RootMove {
-    Move move;
-    Score score = -SCORE_INFINITE;
-    Score previous_score = -SCORE_INFINITE;
-    Bound bound = BOUND_EXACT;
-    int seldepth = 0;
-    std::uint64_t nodes = 0;
-    std::vector<Move> pv;
-};
-
 // What every thread of one search shares: limits, clock, output and the thread set.
 struct SearchContext {
     const SearchLimits* limits = nullptr;
     TimeManager* time = nullptr;
     const std::vector<Move>* searchmoves = nullptr;
     int multipv = 1;
-    std::function<void(const SearchReport&)> report;  // main thread only
-    std::function<std::uint64_t()> total_nodes;        // all threads
-    const EvalParams* eval_params = nullptr;           // nullptr: the built-in weights
+    std::function<void(const SearchReport&)> report; // main thread only
+    std::function<std::uint64_t()> total_nodes;      // all threads
+    const EvalParams* eval_params = nullptr;         // nullptr: the built-in weights
 };
 
 class Searcher {
@@ -146,10 +73,10 @@ public:
     // Test hook: the singular test of the TT move of `pos` at `depth`, run as at an inner
     // node (ply 1) against `beta`, with what it left behind.
     struct SingularProbe {
-        bool ran = false;      // false: no TT move with a usable lower bound
+        bool ran = false; // false: no TT move with a usable lower bound
         int extension = 0;
         std::optional<Score> multi_cut;
-        Move excluded_after;   // the frame's excluded move afterwards (none expected)
+        Move excluded_after; // the frame's excluded move afterwards (none expected)
         Score static_eval_before = SCORE_NONE, static_eval_after = SCORE_NONE;
     };
     SingularProbe singular_probe(const Position& pos, Depth depth, Score beta);
@@ -174,15 +101,36 @@ private:
         int move_count;
     };
 
+    // The moves a node searched without a cutoff, for the history maluses.
+    struct TriedMoves {
+        Move quiets[64], noisies[32];
+        int quiet_count = 0, noisy_count = 0;
+        void add(Move m, bool quiet) {
+            if (quiet && quiet_count < 64)
+                quiets[quiet_count++] = m;
+            else if (!quiet && noisy_count < 32)
+                noisies[noisy_count++] = m;
+        }
+    };
+
+    // Iterative deepening, one iteration at a time (Lazy SMP: src/search/smp.*).
+    void iterate(Position& pos);
+    void search_lines(Position& pos, Depth depth);
+    bool complete_iteration(int depth);
+    bool last_iteration(int depth, Move best);
+    bool time_to_stop_iterating(Score score, Move best);
+    void report_lines(int depth);
+    Score aspiration(Position& pos, Score previous, Depth depth);
+
     Score search(Position& pos, Score alpha, Score beta, Depth depth, int ply, bool cut_node);
     Score qsearch(Position& pos, Score alpha, Score beta, int ply);
-    Score aspiration(Position& pos, Score previous, Depth depth);
-    void iterate(Position& pos);
 
-    // Each pruning rule, reduction and extension is a named helper.
+    // The steps of search(): each pruning rule, reduction and extension is a named helper.
     bool should_stop();
     std::optional<Score> draw_or_horizon(const Position& pos, int ply) const;
+    static bool mate_distance_prune(Score& alpha, Score& beta, int ply);
     static std::optional<Score> tt_cutoff(const TTData& tt, Depth depth, Score alpha, Score beta);
+    Score node_eval(const Position& pos, int ply, bool in_check, bool tt_hit, const TTData& tt);
     bool improving(int ply) const;
     static bool reverse_futility(Depth depth, Score eval, Score beta, bool improving);
     std::optional<Score> razor(Position& pos, Score eval, Score alpha, Depth depth, int ply);
@@ -190,36 +138,46 @@ private:
                                    bool cut_node);
     static Depth internal_iterative_reduction(Depth depth, bool has_tt_move, bool pv_node,
                                               bool cut_node);
-    static bool late_move_prune(Depth depth, int move_count, bool improving);
+    MoveInfo move_info(const Position& pos, Move m, int move_count,
+                       const OrderingContext& oc) const;
     bool prune_move(const Position& pos, const MoveInfo& mi, Depth depth, Score static_eval,
-                    Score alpha, int lmr_depth) const;
+                    Score alpha, bool improving, bool& skip_quiets) const;
+    static bool late_move_prune(Depth depth, int move_count, bool improving);
+    static bool futility_prune(int lmr_depth, Score static_eval, Score alpha);
+    static bool history_prune(int history, Depth depth, int lmr_depth);
+    static bool see_prune(const Position& pos, const MoveInfo& mi, Depth depth, int lmr_depth);
+    bool singular_candidate(bool tt_hit, const TTData& tt, Depth depth, int ply) const;
     int singular_extension(Position& pos, const TTData& tt, Score beta, Depth depth, int ply,
                            bool cut_node, bool pv_node, std::optional<Score>& multi_cut);
-    int lmr_reduction(const MoveInfo& mi, Depth depth, bool pv_node, bool cut_node,
-                      bool improving, bool tt_capture) const;
+    int check_extension(const MoveInfo& mi, int ply) const;
+    int late_move_reduction(const MoveInfo& mi, Depth depth, bool pv_node, bool cut_node,
+                            bool improving, bool tt_capture, bool marked) const;
+    void play(Position& pos, int ply, Move m, int extension);
+    Score search_move(Position& pos, Score alpha, Score beta, Depth new_depth, int reduction,
+                      int ply, bool first, bool pv_node, bool cut_node, Score best);
+    void store_result(const Position& pos, int ply, Score best, Move best_move, Depth depth,
+                      bool pv_node, Score beta);
+
+    // Move ordering and the static eval: what the search learns as it goes.
     void update_histories(const Position& pos, int ply, Move best, Depth depth,
-                          const Move* quiets, int quiet_count, const Move* noisies,
-                          int noisy_count);
+                          const TriedMoves& tried);
     void update_continuation(int ply, Piece pc, Square to, int bonus);
     OrderingContext ordering_context(int ply) const;
-    void begin(const SearchContext& context); // the state every search starts from
-    void count_node() {
-        nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    }
     Score raw_static_eval(const Position& pos, bool tt_hit, const TTData& tt);
     static Score refined_by_tt(Score eval, bool tt_hit, const TTData& tt);
     Score corrected(const Position& pos, Score raw_eval) const;
     void update_correction(const Position& pos, const Frame* ss, Score best, Move best_move,
                            Bound bound, Depth depth);
     void update_pv(int ply, Move m);
-    RootMove* find_root_move(Move m);
-    void report_lines(int depth);
-    bool time_to_stop_iterating(Score score, Move best);
-    bool shares_lines() const;
-    int adopt_deeper_line(const std::vector<RootMove>& before);
+
+    void begin(const SearchContext& context); // the state every search starts from
+    void count_node() {
+        nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
 
     TranspositionTable& tt_;
     SearchSignals& signals_;
+    SmpThread smp_;
     int thread_id_;
     std::unique_ptr<History> history_;
     std::unique_ptr<PawnCache> pawns_ = std::make_unique<PawnCache>();
@@ -231,13 +189,13 @@ private:
     std::atomic<std::uint64_t> nodes_{0};
     int seldepth_ = 0;
     bool stopped_ = false;
-    bool abandoned_ = false; // stopped_ because another thread completed this depth
+    bool abandoned_ = false;  // stopped_ because another thread completed this depth
     bool full_width_ = false; // go mate: no pruning or reduction, so a mate is exact
     int root_depth_ = 0;
     int nmp_min_ply_ = 0; // null-move verification: no null move before this ply
     int pv_index_ = 0;
     int multipv_ = 1;
-    std::vector<RootMove> root_moves_;
+    RootMoves root_moves_;
 
     // Iteration results (the best-thread choice reads them).
     int completed_depth_ = 0;

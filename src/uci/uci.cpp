@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "engine/bench.hpp"
 #include "engine/config.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/params.hpp"
@@ -14,7 +15,6 @@
 #include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
 #include "notation/uci_move.hpp"
-#include "tools/bench.hpp"
 
 namespace horizon {
 
