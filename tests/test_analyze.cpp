@@ -356,51 +356,6 @@ TEST_CASE("analyze: the SVG plot is well formed and has a point per position", "
 // --------------------------------------------------------------------------------------------
 // EPD
 
-TEST_CASE("epd: records, operands and clocks", "[epd]") {
-    std::string error;
-    auto r = parse_epd(std::string(MATE_IN_ONE) + " bm Rd8#; id \"WAC; odd \\\"one\\\"\"; c0 a b;",
-                       error);
-    REQUIRE(r.has_value());
-    CHECK(r->pos.fen() == std::string(MATE_IN_ONE) + " 0 1");
-    REQUIRE(r->operations.size() == 3);
-    CHECK(r->operations[0] == EpdOperation{"bm", {"Rd8#"}});
-    CHECK(r->id() == "WAC; odd \"one\"");
-    CHECK(r->find("c0")->operands == std::vector<std::string>{"a", "b"});
-    CHECK(r->find("pv") == nullptr);
-    const auto moves = epd_moves(r->pos, *r->find("bm"), error);
-    REQUIRE(moves.has_value());
-    CHECK(move_to_san(r->pos, moves->at(0)) == "Rd8#");
-
-    auto clocks = parse_epd(std::string(MATE_IN_ONE) + " 7 42 bm Rd8#", error); // no last ';'
-    REQUIRE(clocks.has_value());
-    CHECK(clocks->pos.fen() == std::string(MATE_IN_ONE) + " 7 42");
-    CHECK(clocks->find("bm")->operands.at(0) == "Rd8#");
-    auto ops = parse_epd(std::string(MATE_IN_ONE) + " hmvc 3; fmvn 0;", error);
-    REQUIRE(ops.has_value());
-    CHECK(ops->pos.fen() == std::string(MATE_IN_ONE) + " 3 1");
-    CHECK(parse_epd(MATE_IN_ONE, error)->operations.empty());
-
-    const std::pair<std::string, std::string> bad[] = {
-        {"6k1/5ppp/8 w", "4 fields"},
-        {"kkkkkkkk/8/8/8/8/8/8/K7 w - - bm Kb1;", "bad FEN"},
-        {std::string(MATE_IN_ONE) + " id \"never closed;", "never closed"},
-        {std::string(MATE_IN_ONE) + " bm Rd8#; ; id x;", "empty operation"},
-        {std::string(MATE_IN_ONE) + " 9x bm Rd8#;", "'9x' is not an operation"},
-        {std::string(MATE_IN_ONE) + " hmvc x;", "hmvc"},
-    };
-    for (const auto& [line, words] : bad) {
-        error.clear();
-        const bool parsed = parse_epd(line, error).has_value();
-        INFO(line << " -> " << error);
-        CHECK_FALSE(parsed);
-        CHECK(error.find(words) != std::string::npos);
-    }
-    const auto illegal = parse_epd(std::string(MATE_IN_ONE) + " bm Rd9;", error);
-    REQUIRE(illegal.has_value());
-    CHECK_FALSE(epd_moves(illegal->pos, *illegal->find("bm"), error).has_value());
-    CHECK(error.find("bm 'Rd9'") == 0);
-}
-
 TEST_CASE("epd: what counts as solved, and the runner at fixed nodes", "[epd]") {
     test::TempDir dir;
     const std::string path = dir.write("tiny.epd", tiny_suite(true));

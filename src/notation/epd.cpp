@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <fstream>
 
 #include "notation/san.hpp"
 
@@ -14,10 +16,12 @@ constexpr std::size_t MAX_CLOCK_DIGITS = 6;
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
-bool is_number(std::string_view s) {
-    return !s.empty() && s.size() <= MAX_CLOCK_DIGITS &&
+bool is_digits(std::string_view s) {
+    return !s.empty() &&
            std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
+
+bool is_number(std::string_view s) { return s.size() <= MAX_CLOCK_DIGITS && is_digits(s); }
 
 bool is_opcode(std::string_view s) {
     return !s.empty() && std::isalpha(static_cast<unsigned char>(s[0])) &&
@@ -92,7 +96,7 @@ std::optional<std::string> read_operands(Scanner& in, EpdOperation& op) {
     }
 }
 
-std::optional<std::string> clock_operand(const EpdRecord& r, std::string_view opcode,
+std::optional<std::string> clock_operand(const EpdOperations& r, std::string_view opcode,
                                          std::string& value) {
     const EpdOperation* op = r.find(opcode);
     if (!op) return std::nullopt;
@@ -104,18 +108,18 @@ std::optional<std::string> clock_operand(const EpdRecord& r, std::string_view op
 
 } // namespace
 
-const EpdOperation* EpdRecord::find(std::string_view opcode) const {
+const EpdOperation* EpdOperations::find(std::string_view opcode) const {
     for (const EpdOperation& op : operations)
         if (op.opcode == opcode) return &op;
     return nullptr;
 }
 
-std::string EpdRecord::id() const {
+std::string EpdOperations::id() const {
     const EpdOperation* op = find("id");
     return op && !op->operands.empty() ? op->operands[0] : std::string();
 }
 
-std::optional<EpdRecord> parse_epd(std::string_view line, std::string& error, bool chess960) {
+std::optional<EpdLine> split_epd(std::string_view line, std::string& error) {
     Scanner in(line);
     std::string fields;
     for (int i = 0; i < FEN_FIELDS; ++i) {
@@ -141,7 +145,10 @@ std::optional<EpdRecord> parse_epd(std::string_view line, std::string& error, bo
         in.rewind(after_fields);
     }
 
-    EpdRecord record;
+    EpdLine epd;
+    // A perft suite's ';' before its first operation.
+    in.skip_blanks();
+    if (in.peek() == ';') in.advance();
     while (!in.done()) {
         EpdOperation op;
         op.opcode = std::string(in.word());
@@ -154,23 +161,32 @@ std::optional<EpdRecord> parse_epd(std::string_view line, std::string& error, bo
             error = *err;
             return std::nullopt;
         }
-        record.operations.push_back(std::move(op));
+        epd.operations.push_back(std::move(op));
     }
-    if (auto err = clock_operand(record, "hmvc", halfmove)) {
+    if (auto err = clock_operand(epd, "hmvc", halfmove)) {
         error = *err;
         return std::nullopt;
     }
-    if (auto err = clock_operand(record, "fmvn", fullmove)) {
+    if (auto err = clock_operand(epd, "fmvn", fullmove)) {
         error = *err;
         return std::nullopt;
     }
     // Some suites write a move number of 0; a FEN's starts at 1.
     if (std::all_of(fullmove.begin(), fullmove.end(), [](char c) { return c == '0'; }))
         fullmove = "1";
-    if (auto err = record.pos.set_fen(fields + halfmove + " " + fullmove, chess960)) {
+    epd.fen = fields + halfmove + " " + fullmove;
+    return epd;
+}
+
+std::optional<EpdRecord> parse_epd(std::string_view line, std::string& error, bool chess960) {
+    auto epd = split_epd(line, error);
+    if (!epd) return std::nullopt;
+    EpdRecord record;
+    if (auto err = record.pos.set_fen(epd->fen, chess960)) {
         error = "bad FEN: " + err->message;
         return std::nullopt;
     }
+    record.operations = std::move(epd->operations);
     return record;
 }
 
@@ -186,6 +202,113 @@ std::optional<std::vector<Move>> epd_moves(const Position& pos, const EpdOperati
         moves.push_back(m.move);
     }
     return moves;
+}
+
+namespace {
+
+// Calls on_line(number, text) for every line of the file that is neither blank nor a comment;
+// false (and a message in `errors`) when the file cannot be opened.
+template <class OnLine>
+bool for_each_epd_line(const std::string& path, std::vector<std::string>& errors,
+                       OnLine&& on_line) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        errors.push_back("cannot open " + path);
+        return false;
+    }
+    std::string line;
+    for (std::size_t number = 1; std::getline(in, line); ++number) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        const std::size_t first = line.find_first_not_of(" \t");
+        if (first == std::string::npos || line[first] == '#') continue;
+        on_line(number, line);
+    }
+    return true;
+}
+
+std::string place(const std::string& path, std::size_t line) {
+    return path + ":" + std::to_string(line);
+}
+
+// The counts of a perft suite's line, from its operations D1, D2, ...
+std::optional<std::string> perft_counts(const EpdOperations& epd,
+                                        std::vector<std::uint64_t>& counts) {
+    constexpr std::size_t MAX_COUNT_DIGITS = 19; // below 2^64
+    for (const EpdOperation& op : epd.operations) {
+        const std::string_view digits = std::string_view(op.opcode).substr(1);
+        if (op.opcode.size() < 2 || op.opcode[0] != 'D' || !is_digits(digits) ||
+            op.operands.size() != 1 || !is_digits(op.operands[0]) ||
+            op.operands[0].size() > MAX_COUNT_DIGITS) {
+            std::string field = op.opcode;
+            for (const std::string& operand : op.operands)
+                field += " " + operand;
+            return "bad depth field '" + field + "'";
+        }
+        std::size_t depth = 0;
+        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), depth);
+        if (ec != std::errc() || depth != counts.size() + 1)
+            return "depths must be D1, D2, ... in order, got '" + op.opcode + "'";
+        std::uint64_t count = 0;
+        const std::string& text = op.operands[0];
+        std::from_chars(text.data(), text.data() + text.size(), count);
+        counts.push_back(count);
+    }
+    if (counts.empty()) return "no depth counts";
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::vector<EpdEntry>> read_epd_file(const std::string& path,
+                                                   std::vector<std::string>& errors) {
+    std::vector<EpdEntry> entries;
+    const std::size_t errors_before = errors.size();
+    const bool opened =
+        for_each_epd_line(path, errors, [&](std::size_t number, const std::string& line) {
+            std::string error;
+            auto record = parse_epd(line, error);
+            if (!record) {
+                errors.push_back(place(path, number) + ": " + error);
+                return;
+            }
+            EpdEntry e{number, std::move(*record), ""};
+            e.id = e.record.id().empty() ? "line " + std::to_string(number) : e.record.id();
+            entries.push_back(std::move(e));
+        });
+    if (opened && errors.size() == errors_before && entries.empty())
+        errors.push_back(path + " holds no positions");
+    if (errors.size() != errors_before) return std::nullopt;
+    return entries;
+}
+
+std::optional<EpdPerftEntry> parse_perft_epd_line(std::string_view line, std::string& error) {
+    auto epd = split_epd(line, error);
+    if (!epd) return std::nullopt;
+    EpdPerftEntry entry;
+    if (auto err = perft_counts(*epd, entry.counts)) {
+        error = *err;
+        return std::nullopt;
+    }
+    entry.fen = std::move(epd->fen);
+    return entry;
+}
+
+std::optional<std::vector<EpdPerftEntry>> read_perft_suite(const std::string& path,
+                                                           std::vector<std::string>& errors) {
+    std::vector<EpdPerftEntry> entries;
+    const std::size_t errors_before = errors.size();
+    for_each_epd_line(path, errors, [&](std::size_t number, const std::string& line) {
+        std::string error;
+        auto entry = parse_perft_epd_line(line, error);
+        if (!entry) {
+            errors.push_back(place(path, number) + ": " + error);
+            return;
+        }
+        entry->line = number;
+        entries.push_back(std::move(*entry));
+    });
+    if (errors.size() != errors_before) return std::nullopt;
+    return entries;
 }
 
 } // namespace horizon

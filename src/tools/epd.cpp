@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <stdexcept>
@@ -79,36 +78,6 @@ std::string outcome_line(const EpdTest& test, const EpdOutcome& o) {
 }
 
 } // namespace
-
-std::optional<std::vector<EpdEntry>> read_epd_file(const std::string& path,
-                                                   std::vector<std::string>& errors) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        errors.push_back("cannot open " + path);
-        return std::nullopt;
-    }
-    std::vector<EpdEntry> entries;
-    std::string line;
-    const std::size_t errors_before = errors.size();
-    for (std::size_t number = 1; std::getline(in, line); ++number) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        const std::size_t first = line.find_first_not_of(" \t");
-        if (first == std::string::npos || line[first] == '#') continue;
-        std::string error;
-        auto record = parse_epd(line, error);
-        if (!record) {
-            errors.push_back(path + ":" + std::to_string(number) + ": " + error);
-            continue;
-        }
-        EpdEntry e{number, std::move(*record), ""};
-        e.id = e.record.id().empty() ? "line " + std::to_string(number) : e.record.id();
-        entries.push_back(std::move(e));
-    }
-    if (errors.size() == errors_before && entries.empty())
-        errors.push_back(path + " holds no positions");
-    if (errors.size() != errors_before) return std::nullopt;
-    return entries;
-}
 
 bool EpdTest::solved_by(Move m, Score score) const {
     if (!best.empty() && std::find(best.begin(), best.end(), m) == best.end()) return false;

@@ -17,19 +17,6 @@
 
 namespace horizon {
 
-// A position of an EPD file and the line it is on.
-struct EpdEntry {
-    std::size_t line = 0;
-    EpdRecord record;
-    std::string id; // the id operation, else "line N"
-};
-
-// Every position of an EPD file (blank lines and lines starting with '#' are skipped). When
-// the file cannot be read or a line is bad, returns nullopt with one message per problem in
-// `errors`, each naming the place ("wac.epd:12: bad FEN: ...").
-std::optional<std::vector<EpdEntry>> read_epd_file(const std::string& path,
-                                                   std::vector<std::string>& errors);
-
 struct EpdTest {
     EpdEntry entry;
     std::vector<Move> best;  // bm: one of these (empty: any)
