@@ -1,6 +1,7 @@
-// Command-line analysis: the judging of moves, the annotated PGN, the SVG plot, the EPD format,
-// the test-suite runner, `horizon analyze` and `horizon epd` end to end, and their answers to
-// bad input. Searches run at fixed nodes on one thread, so every result here is reproducible.
+// The analysis room (src/analysis) and its front ends: the judging of moves, the annotated PGN,
+// the SVG plot, the test-suite runner, `horizon analyze` and `horizon epd` end to end, and their
+// answers to bad input (the EPD format itself is tested with the notation). Searches run at fixed
+// nodes on one thread, so every result here is reproducible.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -10,6 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/best_lines.hpp"
+#include "analysis/epd_runner.hpp"
+#include "analysis/game_analysis.hpp"
+#include "analysis/svg_plot.hpp"
 #include "core/position.hpp"
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
@@ -18,9 +23,6 @@
 #include "notation/pgn.hpp"
 #include "notation/san.hpp"
 #include "tools/analyze.hpp"
-#include "tools/epd.hpp"
-#include "tools/game_analysis.hpp"
-#include "tools/svg_plot.hpp"
 
 #include "support.hpp"
 

@@ -106,7 +106,10 @@ GameAnalysis analyze_game(Engine& engine, const PgnGame& game, const SearchLimit
 // "0.25", "-1.30" (pawns, two decimals), "#3" (White mates in 3), "#-2", "#0" / "#-0"
 // (Black / White is checkmated): the value of a "[%eval ...]" command, from White's view.
 std::string eval_text(Score white_score);
-// The inverse, as far as a mate goes: "#3" reads as a mate score of that sign.
+// The same with a '+' before a positive score in pawns: "+1.20", "-0.35", "0.00", "#3" (the
+// tables of `analyze` and `epd`).
+std::string signed_eval_text(Score white_score);
+// The inverse of eval_text, as far as a mate goes: "#3" reads as a mate score of that sign.
 std::optional<Score> parse_eval_text(std::string_view text);
 
 struct AnnotateOptions {

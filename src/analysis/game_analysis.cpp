@@ -1,4 +1,4 @@
-#include "tools/game_analysis.hpp"
+#include "analysis/game_analysis.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -179,6 +179,11 @@ std::string eval_text(Score s) {
     char text[32];
     std::snprintf(text, sizeof text, "%.2f", s / 100.0);
     return text;
+}
+
+std::string signed_eval_text(Score white_score) {
+    const std::string text = eval_text(white_score);
+    return white_score > 0 && text[0] != '#' ? "+" + text : text;
 }
 
 std::optional<Score> parse_eval_text(std::string_view text) {
