@@ -22,6 +22,7 @@
 #include "notation/epd.hpp"
 #include "notation/pgn.hpp"
 #include "notation/san.hpp"
+#include "notation/uci_move.hpp"
 #include "tools/analyze.hpp"
 
 #include "support.hpp"
@@ -322,6 +323,54 @@ TEST_CASE("analyze: the annotated game reads back with its evaluations, marks an
     CHECK(closing.find("1 blunder") != std::string::npos);
     CHECK(back.moves.trailing_comment.empty());
     CHECK(summary_lines(back, a).find("Black (B): 2 moves, average loss") != std::string::npos);
+}
+
+TEST_CASE("analyze: walking a game costs moves linear in its length", "[analyze]") {
+    // A 200-move game (400 plies) and its first 50 and 100 moves. Each position is searched
+    // at a tiny node count: the moves the engine is handed are what is counted, not time.
+    const PgnGame whole = first_game(read_text_file(data_path("game200.pgn")));
+    REQUIRE(whole.moves.moves.size() == 400);
+    for (const std::size_t moves : {50, 100, 200}) {
+        const std::uint64_t plies = 2 * moves;
+        INFO(moves << " moves");
+        PgnGame game = whole;
+        game.moves.moves.resize(plies);
+        Engine engine;
+        engine.set_threads(1);
+        const GameAnalysis a = analyze_game(engine, game, node_limit(16));
+        CHECK(a.positions.size() == plies + 1);
+        // One move per ply: at most a small constant times the plies.
+        const std::uint64_t applied = engine.moves_applied();
+        CHECK(applied == plies);
+        CHECK(applied <= 2 * plies);
+
+        // The walk this replaced handed the engine the whole game again at every ply, as
+        // text: 0 + 1 + ... + plies moves, quadratic, and the check above refuses it.
+        Engine old_walk;
+        std::vector<std::string> played;
+        Position pos = game.start;
+        for (const Move m : game.main_line()) {
+            REQUIRE_FALSE(old_walk.set_position(game.start.fen(), played).has_value());
+            played.push_back(move_to_uci(pos, m));
+            pos.make_move(m);
+        }
+        REQUIRE_FALSE(old_walk.set_position(game.start.fen(), played).has_value());
+        CHECK(old_walk.moves_applied() == plies * (plies + 1) / 2);
+        CHECK_FALSE(old_walk.moves_applied() <= 2 * plies);
+    }
+
+    // A position alone (the best lines, an EPD test) is handed over without a move.
+    Engine engine;
+    engine.set_threads(1);
+    const Position pos = position_from(std::string(QUEEN_TRADE) + " 0 1");
+    CHECK_FALSE(best_lines(engine, pos, node_limit(500), 2).empty());
+    std::string error;
+    const auto entry = parse_epd(std::string(MATE_IN_ONE) + " bm Rd8#;", error);
+    REQUIRE(entry.has_value());
+    const auto test = make_epd_test(EpdEntry{1, *entry, "mate"}, error);
+    REQUIRE(test.has_value());
+    CHECK(run_epd_test(engine, *test, node_limit(500)).solved);
+    CHECK(engine.moves_applied() == 0);
 }
 
 // --------------------------------------------------------------------------------------------

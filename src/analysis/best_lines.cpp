@@ -11,7 +11,7 @@ namespace horizon {
 std::vector<SearchReport> best_lines(Engine& engine, const Position& pos,
                                      const SearchLimits& limits, int multipv) {
     engine.set_chess960(pos.is_chess960());
-    if (auto err = engine.set_position(pos.fen(), {}))
+    if (auto err = engine.set_position(pos))
         throw std::runtime_error("cannot set up " + pos.fen() + ": " + *err);
     engine.set_multipv(multipv);
     std::vector<SearchReport> lines;

@@ -12,7 +12,8 @@
 namespace horizon {
 
 // The best `multipv` lines of `pos` (fewer when it has fewer legal moves), best first, each
-// as the search last reported it (side to move's view); none when there is no legal move.
+// as the search last reported it (side to move's view); none when there is no legal move. The
+// engine is handed `pos` itself (the history it holds counts for repetitions).
 std::vector<SearchReport> best_lines(Engine& engine, const Position& pos,
                                      const SearchLimits& limits, int multipv);
 

@@ -138,7 +138,7 @@ EpdOutcome run_epd_test(Engine& engine, const EpdTest& test, const SearchLimits&
     const Position& pos = test.entry.record.pos;
     engine.new_game();
     engine.set_chess960(pos.is_chess960());
-    if (auto err = engine.set_position(pos.fen(), {}))
+    if (auto err = engine.set_position(pos))
         throw std::runtime_error("cannot set up " + pos.fen() + ": " + *err);
     SolutionTracker tracker(test);
     const auto start = std::chrono::steady_clock::now();

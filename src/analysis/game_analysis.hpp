@@ -90,7 +90,9 @@ struct GameAnalysis {
 };
 
 // Searches every position of the game's main line with `limits` (the engine's threads, hash
-// and weights as set). `on_position(done, total)` follows each search.
+// and weights as set). `on_position(done, total)` follows each search. The engine is handed
+// the start position once and then one move per ply (Engine::play): linear in the game's
+// length.
 std::vector<PositionEval> search_game(Engine& engine, const PgnGame& game,
                                       const SearchLimits& limits, double& search_seconds,
                                       const std::function<void(int, int)>& on_position = {});
