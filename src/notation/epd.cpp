@@ -206,28 +206,34 @@ std::optional<std::vector<Move>> epd_moves(const Position& pos, const EpdOperati
 
 namespace {
 
-// Calls on_line(number, text) for every line of the file that is neither blank nor a comment;
-// false (and a message in `errors`) when the file cannot be opened.
-template <class OnLine>
-bool for_each_epd_line(const std::string& path, std::vector<std::string>& errors,
-                       OnLine&& on_line) {
+// The lines of an EPD file that are neither blank nor comments, each read by
+// parse(number, text, error) into a T (nullopt and `error` set when the line is bad). Each
+// problem goes to `errors` ("path:N: what"); nullopt when there is any.
+template <class T, class Parse>
+std::optional<std::vector<T>> read_epd_lines(const std::string& path,
+                                             std::vector<std::string>& errors, Parse&& parse) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         errors.push_back("cannot open " + path);
-        return false;
+        return std::nullopt;
     }
+    std::vector<T> entries;
+    bool all_read = true;
     std::string line;
     for (std::size_t number = 1; std::getline(in, line); ++number) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         const std::size_t first = line.find_first_not_of(" \t");
         if (first == std::string::npos || line[first] == '#') continue;
-        on_line(number, line);
+        std::string error;
+        if (std::optional<T> entry = parse(number, line, error)) {
+            entries.push_back(std::move(*entry));
+        } else {
+            errors.push_back(path + ":" + std::to_string(number) + ": " + error);
+            all_read = false;
+        }
     }
-    return true;
-}
-
-std::string place(const std::string& path, std::size_t line) {
-    return path + ":" + std::to_string(line);
+    if (!all_read) return std::nullopt;
+    return entries;
 }
 
 // The counts of a perft suite's line, from its operations D1, D2, ...
@@ -245,8 +251,8 @@ std::optional<std::string> perft_counts(const EpdOperations& epd,
             return "bad depth field '" + field + "'";
         }
         std::size_t depth = 0;
-        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), depth);
-        if (ec != std::errc() || depth != counts.size() + 1)
+        const auto read = std::from_chars(digits.data(), digits.data() + digits.size(), depth);
+        if (read.ec != std::errc() || depth != counts.size() + 1)
             return "depths must be D1, D2, ... in order, got '" + op.opcode + "'";
         std::uint64_t count = 0;
         const std::string& text = op.operands[0];
@@ -261,23 +267,20 @@ std::optional<std::string> perft_counts(const EpdOperations& epd,
 
 std::optional<std::vector<EpdEntry>> read_epd_file(const std::string& path,
                                                    std::vector<std::string>& errors) {
-    std::vector<EpdEntry> entries;
-    const std::size_t errors_before = errors.size();
-    const bool opened =
-        for_each_epd_line(path, errors, [&](std::size_t number, const std::string& line) {
-            std::string error;
+    auto entries = read_epd_lines<EpdEntry>(
+        path, errors,
+        [](std::size_t number, const std::string& line,
+           std::string& error) -> std::optional<EpdEntry> {
             auto record = parse_epd(line, error);
-            if (!record) {
-                errors.push_back(place(path, number) + ": " + error);
-                return;
-            }
-            EpdEntry e{number, std::move(*record), ""};
-            e.id = e.record.id().empty() ? "line " + std::to_string(number) : e.record.id();
-            entries.push_back(std::move(e));
+            if (!record) return std::nullopt;
+            const std::string id = record->id();
+            return EpdEntry{number, std::move(*record),
+                            id.empty() ? "line " + std::to_string(number) : id};
         });
-    if (opened && errors.size() == errors_before && entries.empty())
+    if (entries && entries->empty()) {
         errors.push_back(path + " holds no positions");
-    if (errors.size() != errors_before) return std::nullopt;
+        return std::nullopt;
+    }
     return entries;
 }
 
@@ -295,20 +298,12 @@ std::optional<EpdPerftEntry> parse_perft_epd_line(std::string_view line, std::st
 
 std::optional<std::vector<EpdPerftEntry>> read_perft_suite(const std::string& path,
                                                            std::vector<std::string>& errors) {
-    std::vector<EpdPerftEntry> entries;
-    const std::size_t errors_before = errors.size();
-    for_each_epd_line(path, errors, [&](std::size_t number, const std::string& line) {
-        std::string error;
-        auto entry = parse_perft_epd_line(line, error);
-        if (!entry) {
-            errors.push_back(place(path, number) + ": " + error);
-            return;
-        }
-        entry->line = number;
-        entries.push_back(std::move(*entry));
-    });
-    if (errors.size() != errors_before) return std::nullopt;
-    return entries;
+    return read_epd_lines<EpdPerftEntry>(
+        path, errors, [](std::size_t number, const std::string& line, std::string& error) {
+            auto entry = parse_perft_epd_line(line, error);
+            if (entry) entry->line = number;
+            return entry;
+        });
 }
 
 } // namespace horizon
