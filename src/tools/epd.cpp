@@ -1,6 +1,5 @@
 #include "tools/epd.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
