@@ -17,7 +17,7 @@
 
 #include "core/position.hpp"
 #include "movegen/movegen.hpp"
-#include "movegen/perft.hpp"
+#include "notation/epd.hpp"
 #include "tools/subprocess.hpp"
 
 namespace horizon::test {
@@ -74,17 +74,16 @@ inline std::string read_text_file(const std::string& path) {
     return text.str();
 }
 
-// The FENs of a perft suite in perft/ (lines that do not parse are left out).
+// The FENs of a perft suite in perft/.
 inline std::vector<std::string> perft_suite_fens(const std::string& file) {
-    std::ifstream in(std::string(HORIZON_SOURCE_DIR) + "/perft/" + file);
+    const std::string path = std::string(HORIZON_SOURCE_DIR) + "/perft/" + file;
+    std::vector<std::string> errors;
+    const auto entries = read_perft_suite(path, errors);
+    INFO("reading " << path << ": " << (errors.empty() ? "" : errors[0]));
+    REQUIRE(entries.has_value());
     std::vector<std::string> out;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty()) continue;
-        std::string err;
-        const auto entry = parse_perft_epd_line(line, err);
-        if (entry) out.push_back(entry->fen);
-    }
+    for (const auto& entry : *entries)
+        out.push_back(entry.fen);
     return out;
 }
 

@@ -1,6 +1,7 @@
-// Command-line analysis: the judging of moves, the annotated PGN, the SVG plot, the EPD format,
-// the test-suite runner, `horizon analyze` and `horizon epd` end to end, and their answers to
-// bad input. Searches run at fixed nodes on one thread, so every result here is reproducible.
+// The analysis room (src/analysis) and its front ends: the judging of moves, the annotated PGN,
+// the SVG plot, the test-suite runner, `horizon analyze` and `horizon epd` end to end, and their
+// answers to bad input (the EPD format itself is tested with the notation). Searches run at fixed
+// nodes on one thread, so every result here is reproducible.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -10,6 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/best_lines.hpp"
+#include "analysis/epd_runner.hpp"
+#include "analysis/game_analysis.hpp"
+#include "analysis/svg_plot.hpp"
 #include "core/position.hpp"
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
@@ -17,10 +22,8 @@
 #include "notation/epd.hpp"
 #include "notation/pgn.hpp"
 #include "notation/san.hpp"
+#include "notation/uci_move.hpp"
 #include "tools/analyze.hpp"
-#include "tools/epd.hpp"
-#include "tools/game_analysis.hpp"
-#include "tools/svg_plot.hpp"
 
 #include "support.hpp"
 
@@ -322,6 +325,54 @@ TEST_CASE("analyze: the annotated game reads back with its evaluations, marks an
     CHECK(summary_lines(back, a).find("Black (B): 2 moves, average loss") != std::string::npos);
 }
 
+TEST_CASE("analyze: walking a game costs moves linear in its length", "[analyze]") {
+    // A 200-move game (400 plies) and its first 50 and 100 moves. Each position is searched
+    // at a tiny node count: the moves the engine is handed are what is counted, not time.
+    const PgnGame whole = first_game(read_text_file(data_path("game200.pgn")));
+    REQUIRE(whole.moves.moves.size() == 400);
+    for (const std::size_t moves : {50, 100, 200}) {
+        const std::uint64_t plies = 2 * moves;
+        INFO(moves << " moves");
+        PgnGame game = whole;
+        game.moves.moves.resize(plies);
+        Engine engine;
+        engine.set_threads(1);
+        const GameAnalysis a = analyze_game(engine, game, node_limit(16));
+        CHECK(a.positions.size() == plies + 1);
+        // One move per ply: at most a small constant times the plies.
+        const std::uint64_t applied = engine.moves_applied();
+        CHECK(applied == plies);
+        CHECK(applied <= 2 * plies);
+
+        // The walk this replaced handed the engine the whole game again at every ply, as
+        // text: 0 + 1 + ... + plies moves, quadratic, and the check above refuses it.
+        Engine old_walk;
+        std::vector<std::string> played;
+        Position pos = game.start;
+        for (const Move m : game.main_line()) {
+            REQUIRE_FALSE(old_walk.set_position(game.start.fen(), played).has_value());
+            played.push_back(move_to_uci(pos, m));
+            pos.make_move(m);
+        }
+        REQUIRE_FALSE(old_walk.set_position(game.start.fen(), played).has_value());
+        CHECK(old_walk.moves_applied() == plies * (plies + 1) / 2);
+        CHECK_FALSE(old_walk.moves_applied() <= 2 * plies);
+    }
+
+    // A position alone (the best lines, an EPD test) is handed over without a move.
+    Engine engine;
+    engine.set_threads(1);
+    const Position pos = position_from(std::string(QUEEN_TRADE) + " 0 1");
+    CHECK_FALSE(best_lines(engine, pos, node_limit(500), 2).empty());
+    std::string error;
+    const auto entry = parse_epd(std::string(MATE_IN_ONE) + " bm Rd8#;", error);
+    REQUIRE(entry.has_value());
+    const auto test = make_epd_test(EpdEntry{1, *entry, "mate"}, error);
+    REQUIRE(test.has_value());
+    CHECK(run_epd_test(engine, *test, node_limit(500)).solved);
+    CHECK(engine.moves_applied() == 0);
+}
+
 // --------------------------------------------------------------------------------------------
 // The plot
 
@@ -355,51 +406,6 @@ TEST_CASE("analyze: the SVG plot is well formed and has a point per position", "
 
 // --------------------------------------------------------------------------------------------
 // EPD
-
-TEST_CASE("epd: records, operands and clocks", "[epd]") {
-    std::string error;
-    auto r = parse_epd(std::string(MATE_IN_ONE) + " bm Rd8#; id \"WAC; odd \\\"one\\\"\"; c0 a b;",
-                       error);
-    REQUIRE(r.has_value());
-    CHECK(r->pos.fen() == std::string(MATE_IN_ONE) + " 0 1");
-    REQUIRE(r->operations.size() == 3);
-    CHECK(r->operations[0] == EpdOperation{"bm", {"Rd8#"}});
-    CHECK(r->id() == "WAC; odd \"one\"");
-    CHECK(r->find("c0")->operands == std::vector<std::string>{"a", "b"});
-    CHECK(r->find("pv") == nullptr);
-    const auto moves = epd_moves(r->pos, *r->find("bm"), error);
-    REQUIRE(moves.has_value());
-    CHECK(move_to_san(r->pos, moves->at(0)) == "Rd8#");
-
-    auto clocks = parse_epd(std::string(MATE_IN_ONE) + " 7 42 bm Rd8#", error); // no last ';'
-    REQUIRE(clocks.has_value());
-    CHECK(clocks->pos.fen() == std::string(MATE_IN_ONE) + " 7 42");
-    CHECK(clocks->find("bm")->operands.at(0) == "Rd8#");
-    auto ops = parse_epd(std::string(MATE_IN_ONE) + " hmvc 3; fmvn 0;", error);
-    REQUIRE(ops.has_value());
-    CHECK(ops->pos.fen() == std::string(MATE_IN_ONE) + " 3 1");
-    CHECK(parse_epd(MATE_IN_ONE, error)->operations.empty());
-
-    const std::pair<std::string, std::string> bad[] = {
-        {"6k1/5ppp/8 w", "4 fields"},
-        {"kkkkkkkk/8/8/8/8/8/8/K7 w - - bm Kb1;", "bad FEN"},
-        {std::string(MATE_IN_ONE) + " id \"never closed;", "never closed"},
-        {std::string(MATE_IN_ONE) + " bm Rd8#; ; id x;", "empty operation"},
-        {std::string(MATE_IN_ONE) + " 9x bm Rd8#;", "'9x' is not an operation"},
-        {std::string(MATE_IN_ONE) + " hmvc x;", "hmvc"},
-    };
-    for (const auto& [line, words] : bad) {
-        error.clear();
-        const bool parsed = parse_epd(line, error).has_value();
-        INFO(line << " -> " << error);
-        CHECK_FALSE(parsed);
-        CHECK(error.find(words) != std::string::npos);
-    }
-    const auto illegal = parse_epd(std::string(MATE_IN_ONE) + " bm Rd9;", error);
-    REQUIRE(illegal.has_value());
-    CHECK_FALSE(epd_moves(illegal->pos, *illegal->find("bm"), error).has_value());
-    CHECK(error.find("bm 'Rd9'") == 0);
-}
 
 TEST_CASE("epd: what counts as solved, and the runner at fixed nodes", "[epd]") {
     test::TempDir dir;

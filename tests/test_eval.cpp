@@ -14,7 +14,6 @@
 #include "eval/params.hpp"
 #include "eval/wdl.hpp"
 #include "movegen/movegen.hpp"
-#include "movegen/perft.hpp"
 
 #include "support.hpp"
 
@@ -68,19 +67,10 @@ std::string mirror_fen(const std::string& fen) {
 
 // About twenty positions of the standard perft suite.
 std::vector<std::string> suite_fens() {
-    std::ifstream in(std::string(HORIZON_SOURCE_DIR) + "/perft/standard.epd");
-    REQUIRE(in);
     std::vector<std::string> fens;
-    int n = 0;
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty() || line[0] == '#') continue;
-        if (n++ % 6) continue;
-        std::string error;
-        const auto entry = parse_perft_epd_line(line, error);
-        INFO(line << ": " << error);
-        REQUIRE(entry);
-        fens.push_back(entry->fen);
-    }
+    const auto all = test::perft_suite_fens("standard.epd");
+    for (std::size_t i = 0; i < all.size(); i += 6)
+        fens.push_back(all[i]);
     return fens;
 }
 

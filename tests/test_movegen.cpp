@@ -1,5 +1,6 @@
 // Move generation: the generation modes against each other and against a slow reference
-// generator, the 218-move position, perft on every suite, and the EPD perft parser/runner.
+// generator, the 218-move position, perft on every suite, and the perft suite runner (the
+// suites' reader is tested with the notation).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -15,7 +16,9 @@
 #include "core/position.hpp"
 #include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
+#include "notation/epd.hpp"
 #include "notation/uci_move.hpp"
+#include "tools/perft_tool.hpp"
 
 #include "support.hpp"
 
@@ -29,24 +32,12 @@ std::string perft_path(const std::string &file) {
 }
 
 std::vector<EpdPerftEntry> load_epd(const std::string &file) {
-    std::ifstream in(perft_path(file));
-    INFO("reading " << perft_path(file));
-    REQUIRE(in.good());
-    std::vector<EpdPerftEntry> out;
-    std::string line;
-    int lineno = 0;
-    while (std::getline(in, line)) {
-        ++lineno;
-        if (line.find_first_not_of(" \t\r") == std::string::npos || line[0] == '#') continue;
-        std::string error;
-        auto entry = parse_perft_epd_line(line, error);
-        INFO(file << ":" << lineno << ": " << error);
-        REQUIRE(entry.has_value());
-        out.push_back(std::move(*entry));
-    }
-    return out;
+    std::vector<std::string> errors;
+    auto entries = read_perft_suite(perft_path(file), errors);
+    INFO("reading " << perft_path(file) << ": " << (errors.empty() ? "" : errors[0]));
+    REQUIRE(entries.has_value());
+    return std::move(*entries);
 }
-
 
 template <GenType T> std::vector<std::uint16_t> sorted_moves(const Position &pos) {
     MoveList list;
@@ -448,58 +439,11 @@ TEST_CASE("perft leaves the position unchanged and perft_divide sums to perft", 
     CHECK(perft(start, 1) == 20);
 }
 
-TEST_CASE("parse_perft_epd_line", "[perft][epd]") {
-    std::string error;
-    auto e = parse_perft_epd_line(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902", error);
-    REQUIRE(e.has_value());
-    CHECK(e->fen == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-    CHECK(e->counts == std::vector<std::uint64_t>{20, 400, 8902});
-
-    // Four-field EPD positions get clocks; CRLF endings are tolerated.
-    e = parse_perft_epd_line("4k3/8/8/8/8/8/8/4K2R w K - ;D1 15 ;D2 66\r", error);
-    REQUIRE(e.has_value());
-    CHECK(e->fen == "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
-    CHECK(e->counts == std::vector<std::uint64_t>{15, 66});
-
-    // Counts beyond 32 bits.
-    e = parse_perft_epd_line("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D2 8031647685", error);
-    REQUIRE(e.has_value());
-    CHECK(e->counts.back() == 8031647685ULL);
-
-    const std::string fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    const std::vector<std::string> malformed = {
-        "",
-        "   ",
-        " ;D1 20",
-        fen,                      // no counts
-        fen + " ;",               // empty count field
-        fen + " ;D2 400",         // does not start at D1
-        fen + " ;D1 20 ;D3 8902", // gap
-        fen + " ;D1 20 ;D1 20",   // repeated depth
-        fen + " ;X1 20",          // not a depth tag
-        fen + " ;D 20",           // no depth number
-        fen + " ;Dx 20",          // depth not a number
-        fen + " ;D1",             // no count
-        fen + " ;D1 abc",         // count not a number
-        fen + " ;D1 -20",         // negative count
-        fen + " ;D1 20x",         // junk after the count
-        fen + " ;D1 20 21",       // two counts
-        fen + " ;D1x 20",         // junk after the depth
-    };
-    for (const auto &line : malformed) {
-        INFO("line: '" << line << "'");
-        error.clear();
-        CHECK_FALSE(parse_perft_epd_line(line, error).has_value());
-        CHECK_FALSE(error.empty());
-    }
-}
-
 TEST_CASE("run_perft_suite reports passes, failures and unreadable files", "[perft][epd]") {
     std::ostringstream out, progress;
-    std::string error;
-    SuiteResult r = run_perft_suite(perft_path("chess960-tricky.epd"), 3, out, progress, error);
-    CHECK(error.empty());
+    std::vector<std::string> errors;
+    SuiteResult r = run_perft_suite(perft_path("chess960-tricky.epd"), 3, out, progress, errors);
+    CHECK(errors.empty());
     CHECK(r.positions == 6);
     CHECK(r.checks == 18);
     CHECK(r.failures == 0);
@@ -518,29 +462,31 @@ TEST_CASE("run_perft_suite reports passes, failures and unreadable files", "[per
         f << "4k3/8/8/8/8/8/8/4K2R w Q - 0 1 ;D1 15\n"; // no rook for Q
     }
     out.str("");
-    error.clear();
-    r = run_perft_suite(path.string(), 0, out, progress, error);
-    CHECK(error.empty());
+    errors.clear();
+    r = run_perft_suite(path.string(), 0, out, progress, errors);
+    CHECK(errors.empty());
     CHECK(r.positions == 3);
     CHECK(r.checks == 4);
     CHECK(r.failures == 2);
     CHECK(out.str().find("expected 401, got 400") != std::string::npos);
     CHECK(out.str().find("bad FEN") != std::string::npos);
 
-    // A malformed line stops the run with its line number.
+    // A malformed line stops the run before it starts, named with its line number.
     {
         std::ofstream f(path);
         f << "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n";
         f << "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D2 66\n";
     }
-    error.clear();
-    r = run_perft_suite(path.string(), 0, out, progress, error);
-    CHECK(error.find(":2:") != std::string::npos);
+    errors.clear();
+    r = run_perft_suite(path.string(), 0, out, progress, errors);
+    REQUIRE(errors.size() == 1);
+    CHECK(errors[0].find(":2:") != std::string::npos);
+    CHECK(r.positions == 0);
     std::filesystem::remove(path);
 
-    error.clear();
-    r = run_perft_suite(perft_path("no-such-file.epd"), 1, out, progress, error);
-    CHECK_FALSE(error.empty());
+    errors.clear();
+    r = run_perft_suite(perft_path("no-such-file.epd"), 1, out, progress, errors);
+    CHECK_FALSE(errors.empty());
     CHECK(r.positions == 0);
 }
 

@@ -1,4 +1,5 @@
-// Notation: UCI move text, SAN output and input, and PGN reading and writing.
+// Notation: UCI move text, SAN output and input, PGN reading and writing, and EPD (test suites
+// and perft suites).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 
 #include "core/position.hpp"
 #include "movegen/movegen.hpp"
+#include "notation/epd.hpp"
 #include "notation/pgn.hpp"
 #include "notation/san.hpp"
 #include "notation/uci_move.hpp"
@@ -810,4 +812,171 @@ TEST_CASE("PGN commands in comments: [%eval ...] and friends", "[notation][pgn]"
     CHECK(set_pgn_command("Good move", "eval", "0.10") == "Good move [%eval 0.10]");
     CHECK(set_pgn_command("a [%eval 0.35] b", "eval", "-1.20") == "a [%eval -1.20] b");
     CHECK(set_pgn_command("[%clk 0:01:00]", "eval", "0.00") == "[%clk 0:01:00] [%eval 0.00]");
+}
+
+TEST_CASE("epd: records, operands and clocks", "[notation][epd]") {
+    constexpr const char* MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - -";
+    std::string error;
+    auto r = parse_epd(std::string(MATE_IN_ONE) + " bm Rd8#; id \"WAC; odd \\\"one\\\"\"; c0 a b;",
+                       error);
+    REQUIRE(r.has_value());
+    CHECK(r->pos.fen() == std::string(MATE_IN_ONE) + " 0 1");
+    REQUIRE(r->operations.size() == 3);
+    CHECK(r->operations[0] == EpdOperation{"bm", {"Rd8#"}});
+    CHECK(r->id() == "WAC; odd \"one\"");
+    CHECK(r->find("c0")->operands == std::vector<std::string>{"a", "b"});
+    CHECK(r->find("pv") == nullptr);
+    const auto moves = epd_moves(r->pos, *r->find("bm"), error);
+    REQUIRE(moves.has_value());
+    CHECK(move_to_san(r->pos, moves->at(0)) == "Rd8#");
+
+    auto clocks = parse_epd(std::string(MATE_IN_ONE) + " 7 42 bm Rd8#", error); // no last ';'
+    REQUIRE(clocks.has_value());
+    CHECK(clocks->pos.fen() == std::string(MATE_IN_ONE) + " 7 42");
+    CHECK(clocks->find("bm")->operands.at(0) == "Rd8#");
+    auto ops = parse_epd(std::string(MATE_IN_ONE) + " hmvc 3; fmvn 0;", error);
+    REQUIRE(ops.has_value());
+    CHECK(ops->pos.fen() == std::string(MATE_IN_ONE) + " 3 1");
+    CHECK(parse_epd(MATE_IN_ONE, error)->operations.empty());
+
+    const std::pair<std::string, std::string> bad[] = {
+        {"6k1/5ppp/8 w", "4 fields"},
+        {"kkkkkkkk/8/8/8/8/8/8/K7 w - - bm Kb1;", "bad FEN"},
+        {std::string(MATE_IN_ONE) + " id \"never closed;", "never closed"},
+        {std::string(MATE_IN_ONE) + " bm Rd8#; ; id x;", "empty operation"},
+        {std::string(MATE_IN_ONE) + " 9x bm Rd8#;", "'9x' is not an operation"},
+        {std::string(MATE_IN_ONE) + " hmvc x;", "hmvc"},
+    };
+    for (const auto& [line, words] : bad) {
+        error.clear();
+        const bool parsed = parse_epd(line, error).has_value();
+        INFO(line << " -> " << error);
+        CHECK_FALSE(parsed);
+        CHECK(error.find(words) != std::string::npos);
+    }
+    const auto illegal = parse_epd(std::string(MATE_IN_ONE) + " bm Rd9;", error);
+    REQUIRE(illegal.has_value());
+    CHECK_FALSE(epd_moves(illegal->pos, *illegal->find("bm"), error).has_value());
+    CHECK(error.find("bm 'Rd9'") == 0);
+}
+
+TEST_CASE("parse_perft_epd_line", "[notation][epd][perft]") {
+    std::string error;
+    auto e = parse_perft_epd_line(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902", error);
+    REQUIRE(e.has_value());
+    CHECK(e->fen == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    CHECK(e->counts == std::vector<std::uint64_t>{20, 400, 8902});
+
+    // Four-field EPD positions get clocks; CRLF endings are tolerated.
+    e = parse_perft_epd_line("4k3/8/8/8/8/8/8/4K2R w K - ;D1 15 ;D2 66\r", error);
+    REQUIRE(e.has_value());
+    CHECK(e->fen == "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    CHECK(e->counts == std::vector<std::uint64_t>{15, 66});
+
+    // Counts beyond 32 bits.
+    e = parse_perft_epd_line("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D2 8031647685", error);
+    REQUIRE(e.has_value());
+    CHECK(e->counts.back() == 8031647685ULL);
+
+    const std::string fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    const std::vector<std::string> malformed = {
+        "",
+        "   ",
+        " ;D1 20",
+        fen,                      // no counts
+        fen + " ;",               // empty count field
+        fen + " ;D2 400",         // does not start at D1
+        fen + " ;D1 20 ;D3 8902", // gap
+        fen + " ;D1 20 ;D1 20",   // repeated depth
+        fen + " ;X1 20",          // not a depth tag
+        fen + " ;D 20",           // no depth number
+        fen + " ;Dx 20",          // depth not a number
+        fen + " ;D1",             // no count
+        fen + " ;D1 abc",         // count not a number
+        fen + " ;D1 -20",         // negative count
+        fen + " ;D1 20x",         // junk after the count
+        fen + " ;D1 20 21",       // two counts
+        fen + " ;D1x 20",         // junk after the depth
+    };
+    for (const auto& line : malformed) {
+        INFO("line: '" << line << "'");
+        error.clear();
+        CHECK_FALSE(parse_perft_epd_line(line, error).has_value());
+        CHECK_FALSE(error.empty());
+    }
+}
+
+TEST_CASE("EPD files: one reader for test suites and perft suites", "[notation][epd]") {
+    test::TempDir dir;
+    const std::string mate = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - -";
+    // A test suite: comments, blank lines and CRLF line ends skipped; ids or line numbers.
+    const std::string suite =
+        dir.write("suite.epd", "# a suite\r\n" + mate + " bm Rd8#; id \"one\";\r\n\r\n" +
+                                   "  # an indented comment\n" + mate + " 3 40 bm Rd8#;\n");
+    std::vector<std::string> errors;
+    const auto entries = read_epd_file(suite, errors);
+    INFO((errors.empty() ? "" : errors[0]));
+    REQUIRE(entries.has_value());
+    REQUIRE(entries->size() == 2);
+    CHECK((*entries)[0].line == 2);
+    CHECK((*entries)[0].id == "one");
+    CHECK((*entries)[1].line == 5);
+    CHECK((*entries)[1].id == "line 5");
+    CHECK((*entries)[1].record.pos.fen() == mate + " 3 40");
+
+    // Every bad line is named, with its file and line.
+    const std::string bad_fen = "kkkkkkkk/8/8/8/8/8/8/K7 w - - bm Kb1;\n";
+    const std::string bad =
+        dir.write("bad.epd", mate + " bm Rd8#;\n" + bad_fen + mate + " id \"never closed;\n");
+    errors.clear();
+    CHECK_FALSE(read_epd_file(bad, errors).has_value());
+    REQUIRE(errors.size() == 2);
+    CHECK(errors[0].find(bad + ":2: bad FEN") == 0);
+    CHECK(errors[1].find(bad + ":3: ") == 0);
+    CHECK(errors[1].find("never closed") != std::string::npos);
+    errors.clear();
+    CHECK_FALSE(read_epd_file(dir.write("empty.epd", "# nothing\n\n"), errors).has_value());
+    CHECK(errors == std::vector<std::string>{dir.path("empty.epd") + " holds no positions"});
+    errors.clear();
+    CHECK_FALSE(read_epd_file(dir.path("missing.epd"), errors).has_value());
+    CHECK(errors == std::vector<std::string>{"cannot open " + dir.path("missing.epd")});
+
+    // A perft suite: the same lines, its operations D1, D2, ... A bad FEN is left to the run.
+    const std::string perft =
+        dir.write("perft.epd", "# counts\n" + mate + " ;D1 20 ;D2 400\n\n" +
+                                   "4k3/8/8/8/8/8/8/4K2R w Q - 0 1 ;D1 15\r\n");
+    errors.clear();
+    const auto counts = read_perft_suite(perft, errors);
+    REQUIRE(counts.has_value());
+    REQUIRE(counts->size() == 2);
+    CHECK((*counts)[0].fen == mate + " 0 1");
+    CHECK((*counts)[0].counts == std::vector<std::uint64_t>{20, 400});
+    CHECK((*counts)[0].line == 2);
+    CHECK((*counts)[1].line == 4);
+    CHECK((*counts)[1].fen == "4k3/8/8/8/8/8/8/4K2R w Q - 0 1");
+    const std::string broken =
+        dir.write("broken.epd", mate + " ;D1 20\n" + mate + " ;D2 400\n" + mate + " ;D1 x\n");
+    errors.clear();
+    CHECK_FALSE(read_perft_suite(broken, errors).has_value());
+    REQUIRE(errors.size() == 2);
+    CHECK(errors[0] == broken + ":2: depths must be D1, D2, ... in order, got 'D2'");
+    CHECK(errors[1] == broken + ":3: bad depth field 'D1 x'");
+    errors.clear();
+    const auto none = read_perft_suite(dir.write("none.epd", ""), errors);
+    REQUIRE(none.has_value());
+    CHECK(none->empty());
+    CHECK_FALSE(read_perft_suite(dir.path("missing.epd"), errors).has_value());
+    CHECK(errors == std::vector<std::string>{"cannot open " + dir.path("missing.epd")});
+
+    // The perft suites of the repository read whole.
+    for (const char* file : {"standard.epd", "cpw.epd", "chess960.epd", "chess960-tricky.epd",
+                             "chess960-startpos.epd"}) {
+        const std::string path = std::string(HORIZON_SOURCE_DIR) + "/perft/" + file;
+        errors.clear();
+        const auto read = read_perft_suite(path, errors);
+        INFO(path << ": " << (errors.empty() ? "" : errors[0]));
+        REQUIRE(read.has_value());
+        CHECK(read->size() >= 6);
+    }
 }

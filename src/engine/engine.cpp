@@ -42,6 +42,7 @@ std::optional<std::string> Engine::set_position(const std::string& fen,
             return "move " + std::to_string(i + 1) + " '" + moves[i].substr(0, 16) +
                    "' is illegal or malformed in " + next.fen();
         next.make_move(*m);
+        ++moves_applied_;
     }
     pos_ = std::move(next);
     return std::nullopt;
@@ -63,6 +64,7 @@ std::optional<std::string> Engine::set_position(const Position& start,
             return "move " + std::to_string(i + 1) + " '" + move_squares(moves[i]) +
                    "' is illegal in " + next.fen();
         next.make_move(moves[i]);
+        ++moves_applied_;
     }
     pos_ = std::move(next);
     return std::nullopt;
@@ -71,6 +73,7 @@ std::optional<std::string> Engine::set_position(const Position& start,
 std::optional<std::string> Engine::play(Move m) {
     if (!pos_.is_legal(m)) return "move '" + move_squares(m) + "' is illegal in " + pos_.fen();
     pos_.make_move(m);
+    ++moves_applied_;
     return std::nullopt;
 }
 

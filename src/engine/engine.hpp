@@ -3,6 +3,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -50,6 +51,9 @@ public:
     // ply: linear in the game's length). Refused, the position unchanged, when not legal.
     std::optional<std::string> play(Move m);
     const Position& position() const { return pos_; }
+    // Moves made on the positions set by set_position and play since the engine was made: what
+    // handing it a game cost (tests check that walking a game is linear in its length).
+    std::uint64_t moves_applied() const { return moves_applied_; }
 
     void new_game();
     // Returns false (and keeps the old table) if the memory cannot be had.
@@ -102,6 +106,7 @@ private:
     Position pos_;
     Tablebases tablebases_;
     TbConfig tb_config_;
+    std::uint64_t moves_applied_ = 0;
     TranspositionTable tt_{DEFAULT_HASH_MIB};
     SearchSignals signals_;
     ThreadPool pool_{tt_, signals_};

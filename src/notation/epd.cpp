@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <fstream>
 
 #include "notation/san.hpp"
 
@@ -14,10 +16,12 @@ constexpr std::size_t MAX_CLOCK_DIGITS = 6;
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
-bool is_number(std::string_view s) {
-    return !s.empty() && s.size() <= MAX_CLOCK_DIGITS &&
+bool is_digits(std::string_view s) {
+    return !s.empty() &&
            std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
+
+bool is_number(std::string_view s) { return s.size() <= MAX_CLOCK_DIGITS && is_digits(s); }
 
 bool is_opcode(std::string_view s) {
     return !s.empty() && std::isalpha(static_cast<unsigned char>(s[0])) &&
@@ -92,7 +96,7 @@ std::optional<std::string> read_operands(Scanner& in, EpdOperation& op) {
     }
 }
 
-std::optional<std::string> clock_operand(const EpdRecord& r, std::string_view opcode,
+std::optional<std::string> clock_operand(const EpdOperations& r, std::string_view opcode,
                                          std::string& value) {
     const EpdOperation* op = r.find(opcode);
     if (!op) return std::nullopt;
@@ -104,18 +108,18 @@ std::optional<std::string> clock_operand(const EpdRecord& r, std::string_view op
 
 } // namespace
 
-const EpdOperation* EpdRecord::find(std::string_view opcode) const {
+const EpdOperation* EpdOperations::find(std::string_view opcode) const {
     for (const EpdOperation& op : operations)
         if (op.opcode == opcode) return &op;
     return nullptr;
 }
 
-std::string EpdRecord::id() const {
+std::string EpdOperations::id() const {
     const EpdOperation* op = find("id");
     return op && !op->operands.empty() ? op->operands[0] : std::string();
 }
 
-std::optional<EpdRecord> parse_epd(std::string_view line, std::string& error, bool chess960) {
+std::optional<EpdLine> split_epd(std::string_view line, std::string& error) {
     Scanner in(line);
     std::string fields;
     for (int i = 0; i < FEN_FIELDS; ++i) {
@@ -141,7 +145,10 @@ std::optional<EpdRecord> parse_epd(std::string_view line, std::string& error, bo
         in.rewind(after_fields);
     }
 
-    EpdRecord record;
+    EpdLine epd;
+    // A perft suite's ';' before its first operation.
+    in.skip_blanks();
+    if (in.peek() == ';') in.advance();
     while (!in.done()) {
         EpdOperation op;
         op.opcode = std::string(in.word());
@@ -154,23 +161,32 @@ std::optional<EpdRecord> parse_epd(std::string_view line, std::string& error, bo
             error = *err;
             return std::nullopt;
         }
-        record.operations.push_back(std::move(op));
+        epd.operations.push_back(std::move(op));
     }
-    if (auto err = clock_operand(record, "hmvc", halfmove)) {
+    if (auto err = clock_operand(epd, "hmvc", halfmove)) {
         error = *err;
         return std::nullopt;
     }
-    if (auto err = clock_operand(record, "fmvn", fullmove)) {
+    if (auto err = clock_operand(epd, "fmvn", fullmove)) {
         error = *err;
         return std::nullopt;
     }
     // Some suites write a move number of 0; a FEN's starts at 1.
     if (std::all_of(fullmove.begin(), fullmove.end(), [](char c) { return c == '0'; }))
         fullmove = "1";
-    if (auto err = record.pos.set_fen(fields + halfmove + " " + fullmove, chess960)) {
+    epd.fen = fields + halfmove + " " + fullmove;
+    return epd;
+}
+
+std::optional<EpdRecord> parse_epd(std::string_view line, std::string& error, bool chess960) {
+    auto epd = split_epd(line, error);
+    if (!epd) return std::nullopt;
+    EpdRecord record;
+    if (auto err = record.pos.set_fen(epd->fen, chess960)) {
         error = "bad FEN: " + err->message;
         return std::nullopt;
     }
+    record.operations = std::move(epd->operations);
     return record;
 }
 
@@ -186,6 +202,108 @@ std::optional<std::vector<Move>> epd_moves(const Position& pos, const EpdOperati
         moves.push_back(m.move);
     }
     return moves;
+}
+
+namespace {
+
+// The lines of an EPD file that are neither blank nor comments, each read by
+// parse(number, text, error) into a T (nullopt and `error` set when the line is bad). Each
+// problem goes to `errors` ("path:N: what"); nullopt when there is any.
+template <class T, class Parse>
+std::optional<std::vector<T>> read_epd_lines(const std::string& path,
+                                             std::vector<std::string>& errors, Parse&& parse) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        errors.push_back("cannot open " + path);
+        return std::nullopt;
+    }
+    std::vector<T> entries;
+    bool all_read = true;
+    std::string line;
+    for (std::size_t number = 1; std::getline(in, line); ++number) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        const std::size_t first = line.find_first_not_of(" \t");
+        if (first == std::string::npos || line[first] == '#') continue;
+        std::string error;
+        if (std::optional<T> entry = parse(number, line, error)) {
+            entries.push_back(std::move(*entry));
+        } else {
+            errors.push_back(path + ":" + std::to_string(number) + ": " + error);
+            all_read = false;
+        }
+    }
+    if (!all_read) return std::nullopt;
+    return entries;
+}
+
+// The counts of a perft suite's line, from its operations D1, D2, ...
+std::optional<std::string> perft_counts(const EpdOperations& epd,
+                                        std::vector<std::uint64_t>& counts) {
+    constexpr std::size_t MAX_COUNT_DIGITS = 19; // below 2^64
+    for (const EpdOperation& op : epd.operations) {
+        const std::string_view digits = std::string_view(op.opcode).substr(1);
+        if (op.opcode.size() < 2 || op.opcode[0] != 'D' || !is_digits(digits) ||
+            op.operands.size() != 1 || !is_digits(op.operands[0]) ||
+            op.operands[0].size() > MAX_COUNT_DIGITS) {
+            std::string field = op.opcode;
+            for (const std::string& operand : op.operands)
+                field += " " + operand;
+            return "bad depth field '" + field + "'";
+        }
+        std::size_t depth = 0;
+        const auto read = std::from_chars(digits.data(), digits.data() + digits.size(), depth);
+        if (read.ec != std::errc() || depth != counts.size() + 1)
+            return "depths must be D1, D2, ... in order, got '" + op.opcode + "'";
+        std::uint64_t count = 0;
+        const std::string& text = op.operands[0];
+        std::from_chars(text.data(), text.data() + text.size(), count);
+        counts.push_back(count);
+    }
+    if (counts.empty()) return "no depth counts";
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::vector<EpdEntry>> read_epd_file(const std::string& path,
+                                                   std::vector<std::string>& errors) {
+    auto entries = read_epd_lines<EpdEntry>(
+        path, errors,
+        [](std::size_t number, const std::string& line,
+           std::string& error) -> std::optional<EpdEntry> {
+            auto record = parse_epd(line, error);
+            if (!record) return std::nullopt;
+            const std::string id = record->id();
+            return EpdEntry{number, std::move(*record),
+                            id.empty() ? "line " + std::to_string(number) : id};
+        });
+    if (entries && entries->empty()) {
+        errors.push_back(path + " holds no positions");
+        return std::nullopt;
+    }
+    return entries;
+}
+
+std::optional<EpdPerftEntry> parse_perft_epd_line(std::string_view line, std::string& error) {
+    auto epd = split_epd(line, error);
+    if (!epd) return std::nullopt;
+    EpdPerftEntry entry;
+    if (auto err = perft_counts(*epd, entry.counts)) {
+        error = *err;
+        return std::nullopt;
+    }
+    entry.fen = std::move(epd->fen);
+    return entry;
+}
+
+std::optional<std::vector<EpdPerftEntry>> read_perft_suite(const std::string& path,
+                                                           std::vector<std::string>& errors) {
+    return read_epd_lines<EpdPerftEntry>(
+        path, errors, [](std::size_t number, const std::string& line, std::string& error) {
+            auto entry = parse_perft_epd_line(line, error);
+            if (entry) entry->line = number;
+            return entry;
+        });
 }
 
 } // namespace horizon

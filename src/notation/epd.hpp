@@ -7,8 +7,18 @@
 // \" and \\ inside it stand for " and \). The clocks come from the operations hmvc and fmvn
 // when present, else from two numbers right after the four fields (a six-field FEN), else
 // they are 0 and 1. Moves in operations (bm, am, pm, pv ...) are SAN; `epd_moves` reads them.
+//
+// Perft suites are EPD too, with a ';' before each operation instead of after it:
+//
+//     rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902
+//
+// so one ';' between the position and its first operation is allowed.
+//
+// This is the one EPD reader: the test suites (`horizon epd`, `horizon analyze FILE.epd`) and
+// the perft suites (`horizon perft --suite`) are read here.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,9 +36,9 @@ struct EpdOperation {
     bool operator==(const EpdOperation&) const = default;
 };
 
-struct EpdRecord {
-    Position pos;
-    std::vector<EpdOperation> operations; // in line order
+// The operations of a line, in line order.
+struct EpdOperations {
+    std::vector<EpdOperation> operations;
 
     // The first operation with this opcode, or nullptr.
     const EpdOperation* find(std::string_view opcode) const;
@@ -36,8 +46,23 @@ struct EpdRecord {
     std::string id() const;
 };
 
+// A line read, its position not yet set up: the position as a six-field FEN (the four fields
+// and the clocks, read as above) and the operations.
+struct EpdLine : EpdOperations {
+    std::string fen;
+};
+
+// A line read and its position set up.
+struct EpdRecord : EpdOperations {
+    Position pos;
+};
+
+// Reads one EPD line without setting up its position. On failure returns nullopt and sets
+// `error` to what was wrong ("operation 'bm' has a string that is never closed", ...).
+std::optional<EpdLine> split_epd(std::string_view line, std::string& error);
+
 // Parses one EPD line. On failure returns nullopt and sets `error` to what was wrong
-// ("bad FEN: ...", "operation 'bm' has no ';'", ...).
+// ("bad FEN: ...", "operation 'bm' has a string that is never closed", ...).
 std::optional<EpdRecord> parse_epd(std::string_view line, std::string& error,
                                    bool chess960 = false);
 
@@ -45,5 +70,38 @@ std::optional<EpdRecord> parse_epd(std::string_view line, std::string& error,
 // sets `error`, e.g. "bm 'Nf9': no white knight can move to f9".
 std::optional<std::vector<Move>> epd_moves(const Position& pos, const EpdOperation& op,
                                            std::string& error);
+
+// Files. Blank lines and lines whose first non-blank character is '#' are skipped; CRLF line
+// ends are read as LF. The readers return nullopt when the file cannot be read or a line is
+// bad, with one message per problem in `errors`, each naming the place
+// ("wac.epd:12: bad FEN: ...", "cannot open wac.epd").
+
+// A position of an EPD file and the line it is on.
+struct EpdEntry {
+    std::size_t line = 0;
+    EpdRecord record;
+    std::string id; // the id operation, else "line N"
+};
+
+// Every position of an EPD file, set up; a file without any is refused too ("x.epd holds no
+// positions").
+std::optional<std::vector<EpdEntry>> read_epd_file(const std::string& path,
+                                                   std::vector<std::string>& errors);
+
+// A line of a perft suite: `FEN ;D1 n ;D2 n ...`. The position is not set up (a bad FEN is a
+// failure of the suite's run, not of its reading).
+struct EpdPerftEntry {
+    std::string fen;                   // six fields: a four-field position gets clocks "0 1"
+    std::vector<std::uint64_t> counts; // counts[d-1] is the count at depth d
+    std::size_t line = 0;              // in its file (0: not read from a file)
+};
+
+// Parses one line of a perft suite: its operations must be D1, D2, ... in order, each with one
+// count. nullopt + error on failure.
+std::optional<EpdPerftEntry> parse_perft_epd_line(std::string_view line, std::string& error);
+
+// Every line of a perft suite file (which may hold none).
+std::optional<std::vector<EpdPerftEntry>> read_perft_suite(const std::string& path,
+                                                           std::vector<std::string>& errors);
 
 } // namespace horizon

@@ -1,6 +1,6 @@
-// `horizon analyze`: the games of a PGN file annotated (see game_analysis.hpp), with an SVG
-// plot per game on request; or the best lines of a position (--fen) or of each position of an
-// EPD file, as a table.
+// `horizon analyze`: the games of a PGN file annotated (analysis/game_analysis.hpp), with an
+// SVG plot per game on request (analysis/svg_plot.hpp); or the best lines of a position (--fen)
+// or of each position of an EPD file, as a table (analysis/best_lines.hpp).
 #pragma once
 
 #include <cstdint>
@@ -9,10 +9,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include "core/position.hpp"
-#include "engine/engine.hpp"
-#include "search/search.hpp"
 
 namespace horizon {
 
@@ -32,14 +28,6 @@ private:
         : spans_(std::move(spans)) {}
     std::vector<std::pair<std::uint64_t, std::uint64_t>> spans_; // inclusive
 };
-
-// The best `multipv` lines of `pos` (fewer when it has fewer legal moves), best first, each
-// as the search last reported it (side to move's view); none when there is no legal move.
-std::vector<SearchReport> best_lines(Engine& engine, const Position& pos,
-                                     const SearchLimits& limits, int multipv);
-
-// The lines as a table: rank, score (White's view), depth, principal variation in SAN.
-std::string lines_table(const Position& pos, const std::vector<SearchReport>& lines);
 
 int analyze_main(int argc, const char* const* argv);
 

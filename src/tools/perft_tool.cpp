@@ -10,6 +10,7 @@
 #include <cxxopts.hpp>
 
 #include "movegen/perft.hpp"
+#include "notation/epd.hpp"
 #include "notation/uci_move.hpp"
 #include "tools/platform.hpp"
 #include "tools/subprocess.hpp"
@@ -133,6 +134,46 @@ int run_bench(const std::string& stockfish, int runs) {
 
 } // namespace
 
+SuiteResult run_perft_suite(const std::string& path, int max_depth, std::ostream& out,
+                            std::ostream& progress, std::vector<std::string>& errors) {
+    SuiteResult result;
+    const auto entries = read_perft_suite(path, errors);
+    if (!entries) return result;
+
+    const auto start = Clock::now();
+    for (std::size_t i = 0; i < entries->size(); ++i) {
+        const EpdPerftEntry& e = (*entries)[i];
+        Position pos;
+        if (auto err = pos.set_fen(e.fen)) {
+            out << "FAIL " << e.fen << ": bad FEN: " << err->message << "\n";
+            ++result.failures;
+            ++result.positions;
+            continue;
+        }
+        const int depths =
+            max_depth > 0 ? std::min<int>(max_depth, int(e.counts.size())) : int(e.counts.size());
+        bool ok = true;
+        std::uint64_t nodes = 0;
+        for (int d = 1; d <= depths; ++d) {
+            const std::uint64_t n = perft(pos, d);
+            nodes += n;
+            ++result.checks;
+            if (n != e.counts[d - 1]) {
+                ok = false;
+                ++result.failures;
+                out << "FAIL " << e.fen << " depth " << d << ": expected " << e.counts[d - 1]
+                    << ", got " << n << "\n";
+            }
+        }
+        result.nodes += nodes;
+        ++result.positions;
+        progress << "[" << (i + 1) << "/" << entries->size() << "] " << (ok ? "ok  " : "FAIL")
+                 << " D1-D" << depths << " " << nodes << " nodes  " << e.fen << "\n";
+    }
+    result.seconds = seconds_since(start);
+    return result;
+}
+
 int perft_main(int argc, const char* const* argv) {
     cxxopts::Options options("horizon perft", "Count leaf nodes of the move tree (perft).");
     // clang-format off
@@ -169,16 +210,17 @@ int perft_main(int argc, const char* const* argv) {
             return run_bench(args["stockfish"].as<std::string>(), runs);
         }
         if (args.count("suite")) {
-            std::string error;
+            std::vector<std::string> errors;
             const int max_depth = args["max-depth"].as<int>();
             if (max_depth < 0) {
                 std::cerr << "horizon perft: --max-depth must not be negative\n";
                 return 2;
             }
             const SuiteResult r = run_perft_suite(args["suite"].as<std::string>(), max_depth,
-                                                  std::cout, std::cout, error);
-            if (!error.empty()) {
-                std::cerr << "horizon perft: " << error << "\n";
+                                                  std::cout, std::cout, errors);
+            if (!errors.empty()) {
+                for (const std::string& e : errors)
+                    std::cerr << "horizon perft: " << e << "\n";
                 return 2;
             }
             std::cout << "\n" << r.positions << " positions, " << r.checks << " counts checked, "

@@ -90,7 +90,9 @@ struct GameAnalysis {
 };
 
 // Searches every position of the game's main line with `limits` (the engine's threads, hash
-// and weights as set). `on_position(done, total)` follows each search.
+// and weights as set). `on_position(done, total)` follows each search. The engine is handed
+// the start position once and then one move per ply (Engine::play): linear in the game's
+// length.
 std::vector<PositionEval> search_game(Engine& engine, const PgnGame& game,
                                       const SearchLimits& limits, double& search_seconds,
                                       const std::function<void(int, int)>& on_position = {});
@@ -106,7 +108,10 @@ GameAnalysis analyze_game(Engine& engine, const PgnGame& game, const SearchLimit
 // "0.25", "-1.30" (pawns, two decimals), "#3" (White mates in 3), "#-2", "#0" / "#-0"
 // (Black / White is checkmated): the value of a "[%eval ...]" command, from White's view.
 std::string eval_text(Score white_score);
-// The inverse, as far as a mate goes: "#3" reads as a mate score of that sign.
+// The same with a '+' before a positive score in pawns: "+1.20", "-0.35", "0.00", "#3" (the
+// tables of `analyze` and `epd`).
+std::string signed_eval_text(Score white_score);
+// The inverse of eval_text, as far as a mate goes: "#3" reads as a mate score of that sign.
 std::optional<Score> parse_eval_text(std::string_view text);
 
 struct AnnotateOptions {

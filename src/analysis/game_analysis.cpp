@@ -1,4 +1,4 @@
-#include "tools/game_analysis.hpp"
+#include "analysis/game_analysis.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,7 +8,6 @@
 #include <stdexcept>
 
 #include "movegen/movegen.hpp"
-#include "notation/uci_move.hpp"
 
 namespace horizon {
 
@@ -106,21 +105,19 @@ std::vector<PositionEval> search_game(Engine& engine, const PgnGame& game,
                                       const SearchLimits& limits, double& search_seconds,
                                       const std::function<void(int, int)>& on_position) {
     engine.set_chess960(game.start.is_chess960());
-    const std::string fen = game.start.fen();
     const std::vector<Move> line = game.main_line();
     const int total = int(line.size()) + 1;
-    std::vector<std::string> played;
-    Position pos = game.start;
+    if (auto err = engine.set_position(game.start))
+        throw std::runtime_error("cannot set up the position: " + *err);
     std::vector<PositionEval> evals;
     for (int i = 0; i < total; ++i) {
-        if (auto err = engine.set_position(fen, played))
-            throw std::runtime_error("cannot set up the position: " + *err);
+        // One move more at each ply: linear in the game's length.
+        if (i > 0) {
+            if (auto err = engine.play(line[std::size_t(i - 1)]))
+                throw std::runtime_error("cannot set up the position: " + *err);
+        }
         evals.push_back(search_position(engine, limits, search_seconds));
         if (on_position) on_position(i + 1, total);
-        if (i + 1 < total) {
-            played.push_back(move_to_uci(pos, line[std::size_t(i)]));
-            pos.make_move(line[std::size_t(i)]);
-        }
     }
     return evals;
 }
@@ -179,6 +176,11 @@ std::string eval_text(Score s) {
     char text[32];
     std::snprintf(text, sizeof text, "%.2f", s / 100.0);
     return text;
+}
+
+std::string signed_eval_text(Score white_score) {
+    const std::string text = eval_text(white_score);
+    return white_score > 0 && text[0] != '#' ? "+" + text : text;
 }
 
 std::optional<Score> parse_eval_text(std::string_view text) {

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/game_analysis.hpp"
 #include "core/types.hpp"
 #include "eval/wdl.hpp"
 #include "notation/pgn.hpp"
-#include "tools/game_analysis.hpp"
 
 namespace horizon {
 
