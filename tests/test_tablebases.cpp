@@ -104,11 +104,12 @@ TEST_CASE("Tablebases: root moves ranked, the winning ones first", "[tablebases]
     Tablebases tb;
     tb.set_path(tables_folder());
     const Position pos = position_from("8/8/8/8/8/k7/2R5/4K3 w - - 0 1");
-    auto ranked = tb.rank_root_moves(pos, true, false);
-    REQUIRE(ranked);
-    CHECK(ranked->size() == 19); // every legal move
+    auto ranking = tb.rank_root_moves(pos, true, false);
+    REQUIRE(ranking);
+    CHECK(ranking->by_dtz);
+    CHECK(ranking->moves.size() == 19); // every legal move
     int wins = 0, draws = 0;
-    for (const auto& m : *ranked) {
+    for (const auto& m : ranking->moves) {
         wins += m.wdl == TbWdl::WIN;
         draws += m.wdl == TbWdl::DRAW;
         if (m.wdl == TbWdl::DRAW) CHECK(m.rank == 0);

@@ -86,6 +86,44 @@ TbLoad Engine::set_syzygy_path(const std::string& path) {
     return load;
 }
 
+std::vector<Move> Engine::prepare_tables(const std::vector<Move>& searchmoves) {
+    search_tables_ = SearchTables{};
+    if (!tablebases_.enabled()) return searchmoves;
+    search_tables_.tables = &tablebases_;
+    search_tables_.cardinality = std::min(tablebases_.largest(), tb_config_.probe_limit);
+    search_tables_.probe_depth = tb_config_.probe_depth;
+    search_tables_.rule50 = tb_config_.rule50;
+    if (!tablebases_.covers(pos_, search_tables_.cardinality)) return searchmoves;
+    const auto ranking =
+        tablebases_.rank_root_moves(pos_, tb_config_.rule50, pos_.has_repeated());
+    if (!ranking) return searchmoves;
+    MoveList legal;
+    generate<GenType::ALL>(pos_, legal);
+    std::vector<std::pair<Move, const TbRootMove*>> ranked;
+    for (const TbRootMove& t : ranking->moves)
+        for (Move m : legal)
+            if (m.from() == t.from && m.to() == t.to &&
+                (m.type() == PROMOTION ? m.promotion_type() : NO_PIECE_TYPE) == t.promotion) {
+                if (searchmoves.empty() ||
+                    std::find(searchmoves.begin(), searchmoves.end(), m) != searchmoves.end())
+                    ranked.emplace_back(m, &t);
+                break;
+            }
+    if (ranked.empty()) return searchmoves;
+    int best_rank = ranked[0].second->rank;
+    for (const auto& [m, t] : ranked) best_rank = std::max(best_rank, t->rank);
+    std::vector<Move> kept;
+    for (const auto& [m, t] : ranked) {
+        if (t->rank != best_rank) continue;
+        kept.push_back(m);
+        search_tables_.root_scores.emplace_back(m, tb_score(t->wdl, 1, tb_config_.rule50));
+    }
+    // Ranked by DTZ, the root needs no probes below it: the search only picks among moves
+    // that keep the tables' verdict. Ranked by WDL alone, probes still show the way.
+    if (ranking->by_dtz) search_tables_.cardinality = 0;
+    return kept;
+}
+
 void Engine::new_game() {
     stop();
     wait();
@@ -124,12 +162,13 @@ void Engine::go(const SearchLimits& limits, const std::vector<Move>& searchmoves
     stop();
     wait();
     time_.start(limits, pos_.side_to_move(), move_overhead_, pos_.game_ply());
+    std::vector<Move> moves = prepare_tables(searchmoves);
     {
         std::lock_guard lock(mutex_);
         searching_ = true;
         signals_.stop = false;
         signals_.pondering = limits.ponder;
-        job_ = Job{limits, searchmoves, std::move(callbacks)};
+        job_ = Job{limits, std::move(moves), std::move(callbacks)};
     }
     if (!worker_.joinable()) worker_ = std::thread(&Engine::worker_loop, this);
     job_cv_.notify_one();
@@ -143,7 +182,7 @@ void Engine::search_thread(SearchLimits limits, std::vector<Move> searchmoves,
         if (cb.on_report) cb.on_report(r);
     };
     const SearchResult result = pool_.run(pos_, limits, time_, searchmoves, multipv_, report,
-                                          &weights_.params);
+                                          &weights_.params, search_tables());
 
     // In infinite and ponder searches the bestmove waits for stop (or ponderhit).
     {
@@ -157,6 +196,7 @@ void Engine::search_thread(SearchLimits limits, std::vector<Move> searchmoves,
         last.nodes = result.nodes;
         last.time_ms = time_.search_elapsed_ms();
         last.hashfull = tt_.hashfull();
+        if (search_tables()) last.tbhits = pool_.tbhits();
         last.multipv = 1;
         // A helper that went deeper, or found another move, speaks for the search.
         if (last.pv.empty() || last.pv[0] != result.best || result.depth > last.depth) {
@@ -212,7 +252,9 @@ SearchResult Engine::search_sync(const SearchLimits& limits,
     signals_.stop = false;
     signals_.pondering = false;
     time_.start(limits, pos_.side_to_move(), move_overhead_, pos_.game_ply());
-    return pool_.run(pos_, limits, time_, {}, multipv_, report, &weights_.params);
+    const std::vector<Move> moves = prepare_tables({});
+    return pool_.run(pos_, limits, time_, moves, multipv_, report, &weights_.params,
+                     search_tables());
 }
 
 } // namespace horizon

@@ -102,10 +102,18 @@ public:
 
 private:
     void search_thread(SearchLimits limits, std::vector<Move> searchmoves, SearchCallbacks cb);
+    // Sets search_tables_ up for a search of pos_ and returns the moves to search: when the
+    // root is in the tables, those of `searchmoves` (all when empty) that the tables rank
+    // best, so that a won ending is converted and a drawn one is held.
+    std::vector<Move> prepare_tables(const std::vector<Move>& searchmoves);
+    const SearchTables* search_tables() const {
+        return tablebases_.enabled() ? &search_tables_ : nullptr;
+    }
 
     Position pos_;
     Tablebases tablebases_;
     TbConfig tb_config_;
+    SearchTables search_tables_; // what the running search probes (prepare_tables)
     std::uint64_t moves_applied_ = 0;
     TranspositionTable tt_{DEFAULT_HASH_MIB};
     SearchSignals signals_;

@@ -322,7 +322,7 @@ std::optional<TbProbe> Tablebases::probe(const Position& pos) const {
     return TbProbe{wdl, int(wdl) > 0 ? dtz : int(wdl) < 0 ? -dtz : 0};
 }
 
-std::optional<std::vector<TbRootMove>> Tablebases::rank_root_moves(const Position& pos, bool rule50,
+std::optional<TbRanking> Tablebases::rank_root_moves(const Position& pos, bool rule50,
                                                                    bool repeated) const {
     if (!covers(pos)) return std::nullopt;
     const auto p = fathom_position(pos);
@@ -331,11 +331,12 @@ std::optional<std::vector<TbRootMove>> Tablebases::rank_root_moves(const Positio
         !dtz_refused(pos) && tb_probe_root_dtz(p.white, p.black, p.kings, p.queens, p.rooks,
                                                p.bishops, p.knights, p.pawns, p.rule50, 0, p.ep,
                                                p.white_to_move, repeated, rule50, moves.get());
+    TbRanking ranking;
+    ranking.by_dtz = ok;
     if (!ok)
         ok = tb_probe_root_wdl(p.white, p.black, p.kings, p.queens, p.rooks, p.bishops, p.knights,
                                p.pawns, p.rule50, 0, p.ep, p.white_to_move, rule50, moves.get());
     if (!ok || moves->size == 0) return std::nullopt;
-    std::vector<TbRootMove> ranked;
     for (unsigned i = 0; i < moves->size; ++i) {
         const auto& m = moves->moves[i];
         TbRootMove out;
@@ -351,9 +352,9 @@ std::optional<std::vector<TbRootMove>> Tablebases::rank_root_moves(const Positio
                   : m.tbRank == 0     ? TbWdl::DRAW
                   : m.tbRank > -bound ? TbWdl::BLESSED_LOSS
                                       : TbWdl::LOSS;
-        ranked.push_back(out);
+        ranking.moves.push_back(out);
     }
-    return ranked;
+    return ranking;
 }
 
 } // namespace horizon

@@ -61,6 +61,11 @@ struct TbRootMove {
     int rank = 0;
 };
 
+struct TbRanking {
+    std::vector<TbRootMove> moves;
+    bool by_dtz = true; // false: a DTZ table was missing and the WDL tables ranked them
+};
+
 // How a search uses the tables (the UCI options SyzygyProbeDepth, SyzygyProbeLimit and
 // Syzygy50MoveRule).
 struct TbConfig {
@@ -102,8 +107,8 @@ public:
     // honouring the fifty-move rule if `rule50`; `repeated`: the game has had a repetition
     // since the last capture or pawn move. The best rank wins fastest or loses slowest. Not to
     // be called by several threads at once.
-    std::optional<std::vector<TbRootMove>> rank_root_moves(const Position& pos, bool rule50,
-                                                           bool repeated) const;
+    std::optional<TbRanking> rank_root_moves(const Position& pos, bool rule50,
+                                             bool repeated) const;
 
 private:
     // Whether the position's DTZ table was refused (the library, asked for it, would drop the

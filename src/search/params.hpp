@@ -81,6 +81,10 @@ inline constexpr int CORRECTION_MAX = 128 * CORRECTION_GRAIN;
 inline constexpr int CORRECTION_WEIGHT_MAX = 16;
 inline constexpr int CORRECTION_WEIGHT_SCALE = 256;
 
+// A tablebase verdict goes into the transposition table this many plies deeper than the node:
+// no search of the position would tell more.
+inline constexpr int TB_DEPTH_BONUS = 6;
+
 // How many nodes between two looks at the clock.
 inline constexpr int TIME_CHECK_INTERVAL = 1024;
 

@@ -28,6 +28,8 @@ struct LmrTable {
 const LmrTable LMR;
 
 bool is_mate_score(Score s) { return std::abs(s) >= SCORE_MATE_IN_MAX_PLY; }
+// A mate or a tablebase result: not a score to prune, reduce or correct by.
+bool is_decisive(Score s) { return std::abs(s) >= SCORE_TB_WIN_IN_MAX_PLY; }
 
 bool has_non_pawn_material(const Position& pos, Color c) {
     return pos.pieces(c) & ~pos.pieces(PAWN, KING);
@@ -104,13 +106,13 @@ bool Searcher::improving(int ply) const {
 }
 
 bool Searcher::reverse_futility(Depth depth, Score eval, Score beta, bool improving) {
-    return depth <= sp::RFP_MAX_DEPTH && !is_mate_score(beta) && eval < SCORE_MATE_IN_MAX_PLY &&
+    return depth <= sp::RFP_MAX_DEPTH && !is_decisive(beta) && eval < SCORE_TB_WIN_IN_MAX_PLY &&
            eval - sp::RFP_MARGIN_PER_DEPTH * (depth - improving) >= beta;
 }
 
 // Far below alpha near the leaves: if quiescence agrees, trust it.
 std::optional<Score> Searcher::razor(Position& pos, Score eval, Score alpha, Depth depth, int ply) {
-    if (depth > sp::RAZOR_MAX_DEPTH || is_mate_score(alpha) ||
+    if (depth > sp::RAZOR_MAX_DEPTH || is_decisive(alpha) ||
         eval + sp::RAZOR_BASE + sp::RAZOR_PER_DEPTH * depth > alpha)
         return std::nullopt;
     const Score score = qsearch(pos, alpha - 1, alpha, ply);
@@ -121,7 +123,7 @@ std::optional<Score> Searcher::razor(Position& pos, Score eval, Score alpha, Dep
 std::optional<Score> Searcher::null_move(Position& pos, Score eval, Score beta, Depth depth,
                                          int ply, bool cut_node) {
     Frame* ss = stack_ + ply + STACK_OFFSET;
-    if (depth < sp::NMP_MIN_DEPTH || eval < beta || ss->static_eval < beta || is_mate_score(beta) ||
+    if (depth < sp::NMP_MIN_DEPTH || eval < beta || ss->static_eval < beta || is_decisive(beta) ||
         ply < nmp_min_ply_ || !has_non_pawn_material(pos, pos.side_to_move()) ||
         (ss - 1)->move == Move::null())
         return std::nullopt;
@@ -134,7 +136,7 @@ std::optional<Score> Searcher::null_move(Position& pos, Score eval, Score beta, 
     Score score = -search(pos, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
     pos.unmake_null_move();
     if (stopped_ || score < beta) return std::nullopt;
-    if (is_mate_score(score)) score = beta;
+    if (is_decisive(score)) score = beta;
     if (depth < sp::NMP_VERIFY_DEPTH || nmp_min_ply_) return score;
     // Deep: verify with a normal search in which this side may not pass again soon.
     nmp_min_ply_ = ply + 3 * (depth - r) / 4;
@@ -197,7 +199,7 @@ inline bool Searcher::singular_candidate(bool tt_hit, const TTData& tt, Depth de
                                          int ply) const {
     return ply > 0 && !stack_[ply + STACK_OFFSET].excluded && tt_hit && depth >= sp::SE_MIN_DEPTH &&
            tt.move && (tt.bound & BOUND_LOWER) && tt.depth >= depth - sp::SE_TT_DEPTH_MARGIN &&
-           !is_mate_score(tt.score) && ply < 2 * root_depth_;
+           !is_decisive(tt.score) && ply < 2 * root_depth_;
 }
 
 // Searches every move but the TT move at about half depth below the TT score. Returns the
@@ -313,14 +315,14 @@ Score Searcher::refined_by_tt(Score eval, bool tt_hit, const TTData& tt) {
 
 Score Searcher::corrected(const Position& pos, Score raw_eval) const {
     const Score s = raw_eval + history_->correction_cp(pos.side_to_move(), pos.pawn_key());
-    return std::clamp(s, -SCORE_MATE_IN_MAX_PLY + 1, SCORE_MATE_IN_MAX_PLY - 1);
+    return std::clamp(s, -SCORE_EVAL_MAX, SCORE_EVAL_MAX);
 }
 
 // Learns how far the static eval was off, where the result says something about it: a
 // quiet (or no) best move, and a bound on the right side of the static eval.
 void Searcher::update_correction(const Position& pos, const Frame* ss, Score best, Move best_move,
                                  Bound bound, Depth depth) {
-    if (pos.in_check() || ss->raw_eval == SCORE_NONE || is_mate_score(best)) return;
+    if (pos.in_check() || ss->raw_eval == SCORE_NONE || is_decisive(best)) return;
     if (best_move && pos.is_capture_or_promotion(best_move)) return;
     if ((bound == BOUND_LOWER && best <= ss->static_eval) ||
         (bound == BOUND_UPPER && best >= ss->static_eval))
@@ -408,6 +410,59 @@ inline void Searcher::store_result(const Position& pos, int ply, Score best, Mov
     update_correction(pos, ss, best, best_move, bound, depth);
 }
 
+Score tb_score(TbWdl wdl, int ply, bool rule50) {
+    if (!rule50) wdl = tb_wdl_without_rule50(wdl);
+    switch (wdl) {
+    case TbWdl::WIN: return tb_win_in(ply);
+    case TbWdl::LOSS: return tb_loss_in(ply);
+    case TbWdl::CURSED_WIN: return SCORE_DRAW + 1;
+    case TbWdl::BLESSED_LOSS: return SCORE_DRAW - 1;
+    case TbWdl::DRAW: break;
+    }
+    return SCORE_DRAW;
+}
+
+Score shown_score(const SearchTables* tb, Move first, Score searched) {
+    if (!tb || is_mate_score(searched)) return searched;
+    for (const auto& [move, score] : tb->root_scores)
+        if (move == first) return score;
+    return searched;
+}
+
+// The tables' verdict on a position they hold with the fifty-move counter at zero (only
+// then does a WDL table answer for the game). A verdict that settles the window is stored and
+// returned; in a PV node one that does not bounds what the moves may return instead.
+std::optional<Score> Searcher::tablebase_probe(const Position& pos, Score& alpha, Score beta,
+                                               Depth depth, int ply, bool pv_node, Score& floor,
+                                               Score& cap) {
+    const SearchTables* tb = context_->tables;
+    if (!tb || pos.rule50() != 0 || pos.castling_rights()) return std::nullopt;
+    const int pieces = popcount(pos.pieces());
+    if (pieces > tb->cardinality || (pieces == tb->cardinality && depth < tb->probe_depth))
+        return std::nullopt;
+    const auto wdl = tb->tables->probe_wdl(pos);
+    if (!wdl) return std::nullopt;
+    tbhits_.store(tbhits_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    const Score score = tb_score(*wdl, ply, tb->rule50);
+    const Bound bound = score >= SCORE_TB_WIN_IN_MAX_PLY    ? BOUND_LOWER
+                        : score <= -SCORE_TB_WIN_IN_MAX_PLY ? BOUND_UPPER
+                                                            : BOUND_EXACT;
+    if (bound == BOUND_EXACT || (bound == BOUND_LOWER ? score >= beta : score <= alpha)) {
+        tt_.store(pos.key(), ply, Move::none(), score, SCORE_NONE,
+                  std::min(MAX_PLY - 1, depth + sp::TB_DEPTH_BONUS), bound);
+        return score;
+    }
+    if (pv_node) {
+        if (bound == BOUND_LOWER) {
+            floor = score;
+            alpha = std::max(alpha, score);
+        } else {
+            cap = score;
+        }
+    }
+    return std::nullopt;
+}
+
 Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int ply,
                        bool cut_node) {
     const bool pv_node = beta - alpha > 1;
@@ -433,6 +488,9 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         root ? root_moves_[std::size_t(pv_index_)].move : (tt_hit ? tt.move : Move::none());
     if (tt_hit && !pv_node)
         if (auto s = tt_cutoff(tt, depth, alpha, beta)) return *s;
+    Score floor = -SCORE_INFINITE, cap = SCORE_INFINITE; // what the tables allow
+    if (!root && !excluded)
+        if (auto s = tablebase_probe(pos, alpha, beta, depth, ply, pv_node, floor, cap)) return *s;
 
     const bool in_check = pos.in_check();
     const Score eval = node_eval(pos, ply, in_check, tt_hit, tt);
@@ -453,7 +511,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     const bool tt_capture = tt_move && pos.is_capture_or_promotion(tt_move);
     const bool singular = singular_candidate(tt_hit, tt, depth, ply);
     const NodeMark mark(signals_, thread_id_, pos.key(), ply);
-    Score best = -SCORE_INFINITE;
+    Score best = floor;
     Move best_move = Move::none();
     TriedMoves tried;
     int move_count = 0;
@@ -465,7 +523,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         if (!m) break;
         if (m == excluded) continue;
         const MoveInfo mi = move_info(pos, m, ++move_count, oc);
-        if (!root && !full_width_ && best > -SCORE_MATE_IN_MAX_PLY &&
+        if (!root && !full_width_ && best > -SCORE_TB_WIN_IN_MAX_PLY &&
             prune_move(pos, mi, depth, ss->static_eval, alpha, is_improving, skip_quiets))
             continue;
 
@@ -507,6 +565,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     }
 
     if (move_count == 0) return excluded ? alpha : in_check ? mated_in(ply) : SCORE_DRAW;
+    best = std::min(best, cap);
     if (!excluded && !(root && pv_index_ > 0))
         store_result(pos, ply, best, best_move, depth, pv_node, beta);
     return best;
@@ -573,7 +632,7 @@ Score Searcher::qsearch(Position& pos, Score alpha, Score beta, int ply) {
 }
 
 Score Searcher::aspiration(Position& pos, Score previous, Depth depth) {
-    if (depth < sp::ASPIRATION_MIN_DEPTH || is_mate_score(previous))
+    if (depth < sp::ASPIRATION_MIN_DEPTH || is_decisive(previous))
         return search(pos, -SCORE_INFINITE, SCORE_INFINITE, depth, 0, false);
     int delta = sp::ASPIRATION_DELTA;
     Score alpha = std::max(previous - delta, -SCORE_INFINITE);
@@ -610,6 +669,10 @@ void Searcher::report_lines(int depth) {
         r.hashfull = tt_.hashfull();
         r.pv = rm.pv;
         if (r.pv.empty()) r.pv.assign(1, rm.move);
+        if (context_->tables) {
+            r.tbhits = context_->total_tbhits();
+            r.score = shown_score(context_->tables, r.pv[0], r.score);
+        }
         context_->report(r);
     }
 }

@@ -14,6 +14,7 @@
 
 #include "core/position.hpp"
 #include "eval/evaluate.hpp"
+#include "eval/tablebases.hpp"
 #include "search/history.hpp"
 #include "search/movepick.hpp"
 #include "search/root.hpp"
@@ -32,6 +33,7 @@ struct SearchReport {
     std::uint64_t nodes = 0;
     std::int64_t time_ms = 0;
     int hashfull = 0;
+    std::optional<std::uint64_t> tbhits; // with tablebases: positions they answered
     std::vector<Move> pv;
 };
 
@@ -44,6 +46,25 @@ struct SearchResult {
     std::vector<Move> pv;
 };
 
+// The tablebases a search uses: probes below the root, and the root's own ranking.
+struct SearchTables {
+    const Tablebases* tables = nullptr;
+    int cardinality = 0; // probe positions of at most this many pieces (0: no probes)
+    int probe_depth = 1; // ... with at least this much depth left (fewer pieces: any depth)
+    bool rule50 = true;  // a cursed win and a blessed loss score as draws
+    // When the tables ranked the root moves: each searched move's table score, shown in the
+    // reports instead of any search score that is not a mate.
+    std::vector<std::pair<Move, Score>> root_scores;
+};
+
+// A table verdict as a score at `ply` from the root: wins and losses between evaluations and
+// mates, cursed wins and blessed losses one centipawn off a draw (a draw with the fifty-move
+// rule), or a win or loss without it.
+Score tb_score(TbWdl wdl, int ply, bool rule50);
+// The score a report shows for a line starting with `first`: the table's unless the search
+// found a mate.
+Score shown_score(const SearchTables* tb, Move first, Score searched);
+
 // What every thread of one search shares: limits, clock, output and the thread set.
 struct SearchContext {
     const SearchLimits* limits = nullptr;
@@ -53,6 +74,8 @@ struct SearchContext {
     std::function<void(const SearchReport&)> report; // main thread only
     std::function<std::uint64_t()> total_nodes;      // all threads
     const EvalParams* eval_params = nullptr;         // nullptr: the built-in weights
+    const SearchTables* tables = nullptr;            // nullptr: no tablebases
+    std::function<std::uint64_t()> total_tbhits;     // all threads
 };
 
 class Searcher {
@@ -65,7 +88,11 @@ public:
     void clear() { history_->clear(); }
     std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
     // Zeroed for every thread before any starts, so that sums never count a past search.
-    void reset_nodes() { nodes_.store(0, std::memory_order_relaxed); }
+    void reset_nodes() {
+        nodes_.store(0, std::memory_order_relaxed);
+        tbhits_.store(0, std::memory_order_relaxed);
+    }
+    std::uint64_t tbhits() const { return tbhits_.load(std::memory_order_relaxed); }
     int completed_depth() const { return completed_depth_; }
     Score completed_score() const { return completed_score_; }
     bool is_main() const { return thread_id_ == 0; }
@@ -130,6 +157,8 @@ private:
     std::optional<Score> draw_or_horizon(const Position& pos, int ply) const;
     static bool mate_distance_prune(Score& alpha, Score& beta, int ply);
     static std::optional<Score> tt_cutoff(const TTData& tt, Depth depth, Score alpha, Score beta);
+    std::optional<Score> tablebase_probe(const Position& pos, Score& alpha, Score beta, Depth depth,
+                                         int ply, bool pv_node, Score& floor, Score& cap);
     Score node_eval(const Position& pos, int ply, bool in_check, bool tt_hit, const TTData& tt);
     bool improving(int ply) const;
     static bool reverse_futility(Depth depth, Score eval, Score beta, bool improving);
@@ -187,6 +216,7 @@ private:
     TimeManager* time_ = nullptr;
 
     std::atomic<std::uint64_t> nodes_{0};
+    std::atomic<std::uint64_t> tbhits_{0};
     int seldepth_ = 0;
     bool stopped_ = false;
     bool abandoned_ = false;  // stopped_ because another thread completed this depth

@@ -57,10 +57,16 @@ std::uint64_t ThreadPool::nodes() const {
     return n;
 }
 
+std::uint64_t ThreadPool::tbhits() const {
+    std::uint64_t n = 0;
+    for (const auto& s : searchers_) n += s->tbhits();
+    return n;
+}
+
 SearchResult ThreadPool::run(const Position& root, const SearchLimits& limits, TimeManager& time,
                              const std::vector<Move>& searchmoves, int multipv,
                              const std::function<void(const SearchReport&)>& report,
-                             const EvalParams* eval_params) {
+                             const EvalParams* eval_params, const SearchTables* tables) {
     tt_.new_search();
     signals_.helpers_stop = false;
     signals_.reset();
@@ -72,6 +78,8 @@ SearchResult ThreadPool::run(const Position& root, const SearchLimits& limits, T
     context.report = report;
     context.total_nodes = [this] { return nodes(); };
     context.eval_params = eval_params;
+    context.tables = tables;
+    context.total_tbhits = [this] { return tbhits(); };
 
     for (auto& s : searchers_) s->reset_nodes();
     {
@@ -103,6 +111,7 @@ SearchResult ThreadPool::run(const Position& root, const SearchLimits& limits, T
     }
     SearchResult result = results[best];
     result.nodes = nodes();
+    result.score = shown_score(tables, result.best, result.score);
     return result;
 }
 

@@ -29,14 +29,16 @@ public:
     void clear();
 
     // Searches on the calling thread plus count() - 1 helper threads; returns when all
-    // threads have stopped. `eval_params` (nullptr: the built-in weights) must stay unchanged
-    // until then.
+    // threads have stopped. `eval_params` (nullptr: the built-in weights) and `tables`
+    // (nullptr: none) must stay unchanged until then.
     SearchResult run(const Position& root, const SearchLimits& limits, TimeManager& time,
                      const std::vector<Move>& searchmoves, int multipv,
                      const std::function<void(const SearchReport&)>& report,
-                     const EvalParams* eval_params = nullptr);
+                     const EvalParams* eval_params = nullptr,
+                     const SearchTables* tables = nullptr);
 
     std::uint64_t nodes() const;
+    std::uint64_t tbhits() const;
 
 private:
     // Runs searchers_[index] once for each generation after `done`.
