@@ -85,7 +85,8 @@ const Fixture& fixture() {
 
 std::vector<std::uint32_t> all_indices(const DataSet& data) {
     std::vector<std::uint32_t> v(data.size());
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = std::uint32_t(i);
+    for (std::size_t i = 0; i < v.size(); ++i)
+        v[i] = std::uint32_t(i);
     return v;
 }
 
@@ -99,7 +100,8 @@ bool has_danger(const Sample& s) { return s.danger[WHITE] + s.danger[BLACK] > 0;
 int tune_with(std::vector<std::string> args, std::string& out, std::string& err) {
     args.insert(args.begin(), "tune");
     std::vector<const char*> argv;
-    for (const auto& a : args) argv.push_back(a.c_str());
+    for (const auto& a : args)
+        argv.push_back(a.c_str());
     std::ostringstream o, e;
     const int code = run_tune(int(argv.size()), argv.data(), o, e);
     out = o.str();
@@ -164,7 +166,8 @@ TEST_CASE("tune: the sparse form evaluates exactly as evaluate_trace does", "[tu
     // endgame sum whose sign picks the other scale stays inside that). Allow 6.
     constexpr double TOLERANCE = 6;
     EvalParams doubled = default_eval_params();
-    for (auto& w : doubled.weights) w = Weight{w.mg * 2 + 3, w.eg * 3 - 2};
+    for (auto& w : doubled.weights)
+        w = Weight{w.mg * 2 + 3, w.eg * 3 - 2};
     doubled.seal();
     auto scratch = std::make_unique<EvalTrace>();
     int scaled = 0, danger = 0, black_to_move = 0;
@@ -193,7 +196,8 @@ TEST_CASE("tune: the sparse form evaluates exactly as evaluate_trace does", "[tu
     CHECK(fx.dead_draws > 0); // skipped, not traced
     // The scratch trace was left all zero.
     for (Color c : {WHITE, BLACK})
-        for (int v : scratch->counts[c]) CHECK(v == 0);
+        for (int v : scratch->counts[c])
+            CHECK(v == 0);
     // And the sample's data.
     const Sample& first = fx.data.samples()[0];
     CHECK(first.phase == game_phase(fx.positions[0]));
@@ -206,7 +210,8 @@ TEST_CASE("tune: the gradient matches finite differences", "[tune]") {
     // Off-integer weights, so that no king danger figure and no endgame sum sits exactly on
     // the kink at 0 between w - h and w + h.
     Weights w = weights_of(default_eval_params());
-    for (std::size_t i = 0; i < w.size(); ++i) w[i] += 0.05 + 0.31 * double((i * 7919) % 13) / 13;
+    for (std::size_t i = 0; i < w.size(); ++i)
+        w[i] += 0.05 + 0.31 * double((i * 7919) % 13) / 13;
     const Objective objective{1.7, 0.6};
 
     const auto all = all_indices(fx.data);
@@ -286,7 +291,7 @@ TEST_CASE("tune: K minimises the error and Adam lowers the loss", "[tune]") {
 }
 
 TEST_CASE("tune: the WDL fit recovers a known model", "[tune]") {
-    WdlCurve truth;
+    WdlModel truth;
     truth.a = {-40.0, 90.0, 30.0, 120.0};
     truth.b = {10.0, -20.0, 40.0, 60.0};
     std::mt19937_64 rng(5);
@@ -295,7 +300,7 @@ TEST_CASE("tune: the WDL fit recovers a known model", "[tune]") {
     std::vector<WdlPoint> points;
     for (int i = 0; i < 40000; ++i) {
         const int s = score(rng), m = material(rng);
-        const WdlProbabilities p = wdl_probabilities(truth, s, m);
+        const WdlProbabilities p = truth.probabilities(s, m);
         REQUIRE(p.draw >= 0);
         const double r = u(rng);
         points.push_back({s, m, r < p.win ? 2 : r < p.win + p.draw ? 1 : 0});
@@ -310,8 +315,8 @@ TEST_CASE("tune: the WDL fit recovers a known model", "[tune]") {
     for (int m : {20, 40, 58, 78})
         for (int s : {-300, 0, 100, 400}) {
             INFO("material " << m << ", score " << s);
-            const WdlProbabilities want = wdl_probabilities(truth, s, m);
-            const WdlProbabilities got = wdl_probabilities(*fitted, s, m);
+            const WdlProbabilities want = truth.probabilities(s, m);
+            const WdlProbabilities got = fitted->probabilities(s, m);
             CHECK(std::abs(got.win - want.win) < 0.04);
             CHECK(std::abs(got.draw - want.draw) < 0.04);
             CHECK(std::abs(got.loss - want.loss) < 0.04);
@@ -382,7 +387,7 @@ TEST_CASE("tune: horizon tune writes an engine.json that loads, with a WDL model
     // the score.
     REQUIRE(config.contains("wdl"));
     const auto& wdl = config.at("wdl");
-    WdlCurve model;
+    WdlModel model;
     for (int i = 0; i < 4; ++i) {
         REQUIRE(wdl.at("a").at(std::size_t(i)).is_number_float());
         REQUIRE(wdl.at("b").at(std::size_t(i)).is_number_float());
@@ -393,10 +398,10 @@ TEST_CASE("tune: horizon tune writes an engine.json that loads, with a WDL model
     CHECK(wdl.at("b").size() == 4);
     for (int m : {20, 30, 58, 78}) {
         INFO("material " << m);
-        const WdlProbabilities first = wdl_probabilities(model, -1000, m);
+        const WdlProbabilities first = model.probabilities(-1000, m);
         WdlProbabilities last = first;
         for (int s = -950; s <= 1000; s += 50) {
-            const WdlProbabilities p = wdl_probabilities(model, s, m);
+            const WdlProbabilities p = model.probabilities(s, m);
             CHECK(p.win >= last.win);
             CHECK(p.loss <= last.loss);
             CHECK(p.draw >= -1e-12);
@@ -404,7 +409,7 @@ TEST_CASE("tune: horizon tune writes an engine.json that loads, with a WDL model
         }
         CHECK(last.win > first.win + 0.5);
         CHECK(last.loss < first.loss - 0.5);
-        const WdlProbabilities even = wdl_probabilities(model, 0, m);
+        const WdlProbabilities even = model.probabilities(0, m);
         CHECK(even.win == Approx(even.loss));
     }
 }

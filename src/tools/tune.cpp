@@ -45,7 +45,8 @@ namespace tune {
 // WorkerPool
 
 WorkerPool::WorkerPool(int threads) {
-    for (int i = 1; i < std::max(threads, 1); ++i) workers_.emplace_back([this, i] { work(i); });
+    for (int i = 1; i < std::max(threads, 1); ++i)
+        workers_.emplace_back([this, i] { work(i); });
 }
 
 WorkerPool::~WorkerPool() {
@@ -54,7 +55,8 @@ WorkerPool::~WorkerPool() {
         stop_ = true;
     }
     wake_.notify_all();
-    for (auto& t : workers_) t.join();
+    for (auto& t : workers_)
+        t.join();
 }
 
 void WorkerPool::call(int index) {
@@ -133,7 +135,8 @@ void DataSet::add(Sample s, const Coefficient* coefs) {
 DataSet DataSet::reordered(std::span<const std::uint32_t> order) const {
     DataSet out;
     out.reserve(order.size());
-    for (std::uint32_t i : order) out.add(samples_[i], coefficients(samples_[i]));
+    for (std::uint32_t i : order)
+        out.add(samples_[i], coefficients(samples_[i]));
     return out;
 }
 
@@ -148,8 +151,10 @@ namespace {
 
 std::string_view trim(std::string_view s) {
     const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-    while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-    while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+    while (!s.empty() && is_space(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && is_space(s.back()))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -455,7 +460,8 @@ inline void prefetch_ahead(const DataSet& data, std::span<const std::uint32_t> i
         const char* p = reinterpret_cast<const char*>(data.coefficients(s));
         const std::size_t bytes =
             (std::size_t(s.linear) + s.danger[WHITE] + s.danger[BLACK]) * sizeof(Coefficient);
-        for (std::size_t off = 0; off < bytes; off += 64) __builtin_prefetch(p + off);
+        for (std::size_t off = 0; off < bytes; off += 64)
+            __builtin_prefetch(p + off);
     }
 }
 
@@ -545,7 +551,8 @@ double loss_gradient(const DataSet& data, std::span<const std::uint32_t> indices
     });
     const double inv = 1.0 / double(indices.size());
     for (const auto& g : local)
-        for (int i = 0; i < PARAM_COUNT; ++i) grad[i] += g[std::size_t(i)] * inv;
+        for (int i = 0; i < PARAM_COUNT; ++i)
+            grad[i] += g[std::size_t(i)] * inv;
     return std::accumulate(sums.begin(), sums.end(), 0.0) * inv;
 }
 
@@ -609,11 +616,16 @@ void Adam::step(double* w, const double* grad) {
 
 namespace {
 
+// The parameters: a's four coefficients, then b's.
 constexpr int WDL_PARAMS = 8;
 using WdlVector = std::array<double, WDL_PARAMS>;
 
-double cubic(const double* c, double x) { return ((c[0] * x + c[1]) * x + c[2]) * x + c[3]; }
-double wdl_x(int material) { return std::clamp(material, 17, 78) / 58.0; }
+WdlModel model_of(const WdlVector& theta) {
+    WdlModel m;
+    std::copy(theta.begin(), theta.begin() + 4, m.a.begin());
+    std::copy(theta.begin() + 4, theta.end(), m.b.begin());
+    return m;
+}
 
 // Positions of one material and one score, by result.
 struct WdlRow {
@@ -638,12 +650,13 @@ struct WdlFit {
 
 WdlFit wdl_evaluate(const std::vector<WdlRow>& rows, double total, const WdlVector& theta,
                     bool derivatives, WorkerPool& pool) {
+    const WdlModel model = model_of(theta);
     std::vector<WdlFit> parts(std::size_t(pool.size()));
     pool.run_slices(rows.size(), [&](int t, std::size_t begin, std::size_t end) {
         WdlFit& f = parts[std::size_t(t)];
         for (std::size_t i = begin; i < end; ++i) {
             const WdlRow& r = rows[i];
-            const double a = cubic(theta.data(), r.x), b = cubic(theta.data() + 4, r.x);
+            const double a = model.a_at(r.x), b = model.b_at(r.x);
             if (!(a > 0) || !(b > 0)) {
                 f.ll = -std::numeric_limits<double>::infinity();
                 return;
@@ -722,7 +735,8 @@ bool solve(WdlMatrix a, WdlVector y, WdlVector& x) {
     }
     for (int r = n - 1; r >= 0; --r) {
         double v = y[std::size_t(r)];
-        for (int k = r + 1; k < n; ++k) v -= a[std::size_t(r)][std::size_t(k)] * x[std::size_t(k)];
+        for (int k = r + 1; k < n; ++k)
+            v -= a[std::size_t(r)][std::size_t(k)] * x[std::size_t(k)];
         x[std::size_t(r)] = v / a[std::size_t(r)][std::size_t(r)];
     }
     return std::all_of(x.begin(), x.end(), [](double v) { return std::isfinite(v); });
@@ -730,17 +744,7 @@ bool solve(WdlMatrix a, WdlVector y, WdlVector& x) {
 
 } // namespace
 
-WdlProbabilities wdl_probabilities(const WdlCurve& model, double score, int material) {
-    const double x = wdl_x(material);
-    const double a = cubic(model.a.data(), x), b = cubic(model.b.data(), x);
-    WdlProbabilities p;
-    p.win = 1.0 / (1.0 + std::exp((a - score) / b));
-    p.loss = 1.0 / (1.0 + std::exp((a + score) / b));
-    p.draw = 1.0 - p.win - p.loss;
-    return p;
-}
-
-std::optional<WdlCurve> fit_wdl(const std::vector<WdlPoint>& points, WorkerPool& pool,
+std::optional<WdlModel> fit_wdl(const std::vector<WdlPoint>& points, WorkerPool& pool,
                                 WdlFitReport* report) {
     // Group the points by (clamped material, score): the fit then walks the groups only.
     constexpr std::int64_t SPAN = 200000, OFFSET = 100000;
@@ -748,7 +752,8 @@ std::optional<WdlCurve> fit_wdl(const std::vector<WdlPoint>& points, WorkerPool&
     keyed.reserve(points.size());
     std::int64_t outcomes[3] = {};
     for (const WdlPoint& p : points) {
-        const std::int64_t m = std::clamp(p.material, 17, 78);
+        const std::int64_t m =
+            std::clamp(p.material, WdlModel::MATERIAL_MIN, WdlModel::MATERIAL_MAX);
         keyed.emplace_back(m * SPAN + (std::clamp(p.score, -99999, 99999) + OFFSET),
                            p.result_halves);
         ++outcomes[std::clamp(p.result_halves, 0, 2)];
@@ -758,7 +763,7 @@ std::optional<WdlCurve> fit_wdl(const std::vector<WdlPoint>& points, WorkerPool&
     std::vector<WdlRow> rows;
     for (std::size_t i = 0; i < keyed.size();) {
         const std::int64_t key = keyed[i].first;
-        WdlRow r{double(key / SPAN) / 58.0, double(key % SPAN - OFFSET), 0, 0, 0};
+        WdlRow r{WdlModel::x_of(int(key / SPAN)), double(key % SPAN - OFFSET), 0, 0, 0};
         for (; i < keyed.size() && keyed[i].first == key; ++i) {
             const int res = keyed[i].second;
             (res == 2 ? r.wins : res == 1 ? r.draws : r.losses) += 1;
@@ -791,11 +796,13 @@ std::optional<WdlCurve> fit_wdl(const std::vector<WdlPoint>& points, WorkerPool&
         double gain = 0;
         while (damping < 1e12) {
             WdlMatrix a = fit.fisher;
-            for (int i = 0; i < WDL_PARAMS; ++i) a[std::size_t(i)][std::size_t(i)] *= 1 + damping;
+            for (int i = 0; i < WDL_PARAMS; ++i)
+                a[std::size_t(i)][std::size_t(i)] *= 1 + damping;
             WdlVector step{};
             if (solve(a, fit.grad, step)) {
                 WdlVector trial = theta;
-                for (int i = 0; i < WDL_PARAMS; ++i) trial[std::size_t(i)] += step[std::size_t(i)];
+                for (int i = 0; i < WDL_PARAMS; ++i)
+                    trial[std::size_t(i)] += step[std::size_t(i)];
                 const double trial_ll = wdl_evaluate(rows, total, trial, false, pool).ll;
                 if (trial_ll > fit.ll) {
                     gain = trial_ll - fit.ll;
@@ -811,10 +818,7 @@ std::optional<WdlCurve> fit_wdl(const std::vector<WdlPoint>& points, WorkerPool&
         if (!improved || gain < 1e-12) break;
     }
     if (report) *report = WdlFitReport{fit.ll, rows.size(), iter};
-    WdlCurve model;
-    std::copy(theta.begin(), theta.begin() + 4, model.a.begin());
-    std::copy(theta.begin() + 4, theta.end(), model.b.begin());
-    return model;
+    return model_of(theta);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -883,7 +887,7 @@ std::string eval_section(const EvalParams& params) {
     return s + "  }";
 }
 
-std::string decimals(const std::array<double, 4>& v) {
+std::string decimals(const WdlModel::Cubic& v) {
     std::string s = "[";
     for (std::size_t i = 0; i < v.size(); ++i) {
         if (i) s += ", ";
@@ -892,14 +896,14 @@ std::string decimals(const std::array<double, 4>& v) {
     return s + "]";
 }
 
-std::string wdl_section(const WdlCurve& m) {
+std::string wdl_section(const WdlModel& m) {
     return "{\"a\": " + decimals(m.a) + ", \"b\": " + decimals(m.b) + "}";
 }
 
 } // namespace
 
 std::string format_config(const nlohmann::ordered_json& start, const EvalParams& params,
-                          const std::optional<WdlCurve>& wdl) {
+                          const std::optional<WdlModel>& wdl) {
     std::vector<std::pair<std::string, std::string>> sections;
     bool has_eval = false, has_wdl = false;
     for (const auto& [key, value] : start.items()) {
@@ -996,14 +1000,15 @@ std::optional<std::string> read_start(const std::string& path, nlohmann::ordered
         // The identity of the built-in configuration, first as in engine.json.
         nlohmann::ordered_json with;
         with["engine"] = builtin["engine"];
-        for (const auto& [key, value] : j.items()) with[key] = value;
+        for (const auto& [key, value] : j.items())
+            with[key] = value;
         j = with;
     }
     config = j;
     return std::nullopt;
 }
 
-void print_wdl_table(const WdlCurve& model, std::ostream& out) {
+void print_wdl_table(const WdlModel& model, std::ostream& out) {
     const int scores[] = {0, 50, 100, 200, 400};
     out << "W/D/L per mille (white's view):\n"
         << "  material";
@@ -1018,7 +1023,7 @@ void print_wdl_table(const WdlCurve& model, std::ostream& out) {
         std::snprintf(line, sizeof line, "  %8d", m);
         out << line;
         for (int s : scores) {
-            const WdlProbabilities p = wdl_probabilities(model, s, m);
+            const WdlProbabilities p = model.probabilities(s, m);
             char cell[48];
             std::snprintf(cell, sizeof cell, " %4ld/%4ld/%4ld", std::lround(p.win * 1000),
                           std::lround(p.draw * 1000), std::lround(p.loss * 1000));
@@ -1165,7 +1170,8 @@ int run_tuning(const TuneSettings& o, std::ostream& out, std::ostream& err, bool
             const Sample& sample = data.samples()[i];
             const Coefficient* c = data.coefficients(sample);
             const int total = sample.linear + sample.danger[WHITE] + sample.danger[BLACK];
-            for (int j = 0; j < total; ++j) ++uses[std::size_t(c[j].index)];
+            for (int j = 0; j < total; ++j)
+                ++uses[std::size_t(c[j].index)];
         }
         int count = 0;
         for (int i = 0; i < WEIGHT_COUNT; ++i)
@@ -1229,7 +1235,7 @@ int run_tuning(const TuneSettings& o, std::ostream& out, std::ostream& err, bool
     }
 
     // The WDL model, on every position with the tuned integer evaluation.
-    std::optional<WdlCurve> wdl;
+    std::optional<WdlModel> wdl;
     if (o.wdl) {
         const auto t0 = Clock::now();
         std::vector<WdlPoint> points(n);
@@ -1251,9 +1257,11 @@ int run_tuning(const TuneSettings& o, std::ostream& out, std::ostream& err, bool
                 << fit.groups << " (material, score) groups, " << fit.iterations
                 << " iterations; evaluations " << fixed(eval_seconds, 2) << " s, fit "
                 << fixed(seconds_since(t1), 2) << " s)\n  a = [";
-            for (int i = 0; i < 4; ++i) out << (i ? ", " : "") << fixed(wdl->a[std::size_t(i)], 3);
+            for (int i = 0; i < 4; ++i)
+                out << (i ? ", " : "") << fixed(wdl->a[std::size_t(i)], 3);
             out << "]\n  b = [";
-            for (int i = 0; i < 4; ++i) out << (i ? ", " : "") << fixed(wdl->b[std::size_t(i)], 3);
+            for (int i = 0; i < 4; ++i)
+                out << (i ? ", " : "") << fixed(wdl->b[std::size_t(i)], 3);
             out << "]\n";
             print_wdl_table(*wdl, out);
         }
@@ -1331,7 +1339,8 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
         }
     }
     std::vector<const char*> word_ptrs;
-    for (const auto& word : words) word_ptrs.push_back(word.c_str());
+    for (const auto& word : words)
+        word_ptrs.push_back(word.c_str());
     cxxopts::ParseResult args;
     try {
         args = options.parse(int(word_ptrs.size()), word_ptrs.data());

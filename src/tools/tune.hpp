@@ -25,6 +25,7 @@
 #include "core/position.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/params.hpp"
+#include "eval/wdl.hpp"
 
 namespace horizon {
 
@@ -191,18 +192,7 @@ private:
 };
 
 // ---------------------------------------------------------------------------------------
-// The win/draw/loss model: for material m (P=1, N=B=3, R=5, Q=9, both sides),
-// x = clamp(m, 17, 78) / 58, a(x) and b(x) cubics in x (coefficients highest power first);
-// P(white wins) = 1 / (1 + exp((a - s) / b)), P(black wins) = 1 / (1 + exp((a + s) / b)).
-
-struct WdlCurve {
-    std::array<double, 4> a{};
-    std::array<double, 4> b{};
-};
-struct WdlProbabilities {
-    double win = 0, draw = 0, loss = 0;
-};
-WdlProbabilities wdl_probabilities(const WdlCurve& model, double score, int material);
+// The win/draw/loss model: eval/wdl's WdlModel, its parameters fitted to game results.
 
 // Evaluation (white's view), material and result of one position.
 struct WdlPoint {
@@ -217,7 +207,7 @@ struct WdlFitReport {
 };
 // Maximises the log-likelihood of the results (Fisher scoring); nullopt when the data cannot
 // determine the model (no wins, no draws or no losses).
-std::optional<WdlCurve> fit_wdl(const std::vector<WdlPoint>& points, WorkerPool& pool,
+std::optional<WdlModel> fit_wdl(const std::vector<WdlPoint>& points, WorkerPool& pool,
                                 WdlFitReport* report = nullptr);
 
 // ---------------------------------------------------------------------------------------
@@ -227,7 +217,7 @@ std::optional<WdlCurve> fit_wdl(const std::vector<WdlPoint>& points, WorkerPool&
 // "wdl"), the weights formatted like engine.json, and the WDL model when given (else the
 // start's "wdl" section, if any, unchanged).
 std::string format_config(const nlohmann::ordered_json& start, const EvalParams& params,
-                          const std::optional<WdlCurve>& wdl);
+                          const std::optional<WdlModel>& wdl);
 
 } // namespace tune
 } // namespace horizon
