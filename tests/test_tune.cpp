@@ -1,5 +1,6 @@
 // The tuner: the sparse form against evaluate_trace, the gradient against finite differences,
-// Adam lowering the loss, the WDL fit, the written engine.json, and malformed data lines.
+// Adam lowering the loss, the WDL fit, the written engine.json, and malformed data lines in a
+// file (the line format itself: test_data_line.cpp).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -17,6 +18,7 @@
 #include "eval/evaluate.hpp"
 #include "eval/params.hpp"
 #include "tools/tune.hpp"
+#include "train/data_line.hpp"
 
 using namespace horizon;
 using namespace horizon::tune;
@@ -65,18 +67,17 @@ const Fixture& fixture() {
         std::vector<Coefficient> coefs;
         for (std::string line; std::getline(in, line);) {
             if (line.empty() || line[0] == '#') continue;
-            Position pos;
-            int score = 0, result = 0;
-            const auto err = parse_data_line(line, pos, score, result);
+            DataLine d;
+            const auto err = read_data_line(line, d);
             INFO(line << ": " << err.value_or(""));
             REQUIRE_FALSE(err);
             Sample s{};
-            if (!make_sample(pos, score, result, s, coefs)) {
+            if (!make_sample(d.pos, d.score, d.result_halves, s, coefs)) {
                 ++fx.dead_draws;
                 continue;
             }
             fx.data.add(s, coefs.data());
-            fx.positions.push_back(pos);
+            fx.positions.push_back(d.pos);
         }
         return fx;
     }();
@@ -123,39 +124,6 @@ std::vector<std::string> eval_lines(const std::string& text) {
 }
 
 } // namespace
-
-TEST_CASE("tune: data lines are parsed, malformed ones explained", "[tune]") {
-    Position pos;
-    int score = 0, result = -1;
-    CHECK_FALSE(parse_data_line("8/8/4k3/8/8/3QK3/8/8 w - - 0 1 | 950 | 1.0", pos, score, result));
-    CHECK(score == 950);
-    CHECK(result == 2);
-    CHECK_FALSE(parse_data_line("8/8/4k3/8/8/3qK3/8/8 w - - | -900 | 0.0\r", pos, score, result));
-    CHECK(score == -900);
-    CHECK(result == 0);
-    CHECK(pos.fen() == "8/8/4k3/8/8/3qK3/8/8 w - - 0 1");
-    CHECK_FALSE(parse_data_line("  8/8/4k3/8/8/4K3/8/q7 b - - 3 9|0|0.5  ", pos, score, result));
-    CHECK(result == 1);
-
-    const std::pair<const char*, const char*> bad[] = {
-        {"8/8/4k3/8/8/3QK3/8/8 w - - 0 1 | 950", "expected"},
-        {"8/8/4k3/8/8/3QK3/8/8 w - - 0 1", "expected"},
-        {"8/8/4k3/8/8/3QK3/8/8 w - - 0 1 | 1 | 1.0 | 2", "more than three"},
-        {"8/8/4k3/8/8/3QK3/8/8 w - - 0 1 | 12.5 | 1.0", "score"},
-        {"8/8/4k3/8/8/3QK3/8/8 w - - 0 1 |  | 1.0", "score"},
-        {"8/8/4k3/8/8/3QK3/8/8 w - - 0 1 | 10 | 2.0", "result"},
-        {"8/8/4k3/8/8/3QK3/8/8 w - - 0 1 | 10 | ", "result"},
-        {"8/8/4k3/8/8/3QK3/8/9 w - - 0 1 | 10 | 1.0", "bad FEN"},
-        {"8/8/4k3/8/8/3QK3/8/8 x - - 0 1 | 10 | 1.0", "bad FEN"},
-        {" | 10 | 1.0", "bad FEN"},
-    };
-    for (const auto& [line, why] : bad) {
-        INFO(line);
-        const auto err = parse_data_line(line, pos, score, result);
-        REQUIRE(err);
-        CHECK(err->find(why) != std::string::npos);
-    }
-}
 
 TEST_CASE("tune: the sparse form evaluates exactly as evaluate_trace does", "[tune]") {
     const Fixture& fx = fixture();

@@ -26,6 +26,7 @@
 #include "movegen/movegen.hpp"
 #include "notation/uci_move.hpp"
 #include "tools/platform.hpp"
+#include "train/data_line.hpp"
 
 namespace horizon {
 
@@ -50,8 +51,7 @@ constexpr Score DRAW_SCORE = 10;
 constexpr int DRAW_PLIES = 10;
 constexpr int MAX_GAME_PLIES = 400;
 
-constexpr std::string_view GAME_MARKER = "# game ";
-constexpr std::string_view HEADER_PREFIX = "# horizon datagen";
+constexpr std::string_view HEADER_TITLE = "horizon datagen";
 
 // ---------------------------------------------------------------------------------------
 // Random numbers: splitmix64, so that an opening depends on (seed, game number) alone and
@@ -90,8 +90,6 @@ struct GameRecord {
     int plies = 0;
     std::uint64_t searches = 0, search_nodes = 0, max_search_nodes = 0;
 };
-
-const char* result_text(int result) { return result == 2 ? "1.0" : result == 1 ? "0.5" : "0.0"; }
 
 bool has_legal_move(const Position& pos) {
     MoveList list;
@@ -209,18 +207,9 @@ std::optional<GameRecord> play_game(Engine& engine, std::uint64_t number,
 
 std::string game_block(const GameRecord& game) {
     std::string text;
-    const char* result = result_text(game.result);
-    for (const auto& [fen, score] : game.positions) {
-        text += fen;
-        text += " | ";
-        text += std::to_string(score);
-        text += " | ";
-        text += result;
-        text += '\n';
-    }
-    text += GAME_MARKER;
-    text += std::to_string(game.number);
-    text += '\n';
+    for (const auto& [fen, score] : game.positions)
+        append_data_line(text, fen, score, game.result);
+    append_game_end(text, game.number);
     return text;
 }
 
@@ -236,9 +225,10 @@ std::string weights_tag(const DatagenOptions& o) {
 }
 
 std::string header_line(const DatagenOptions& o) {
-    return std::string(HEADER_PREFIX) + ": seed " + std::to_string(o.seed) + ", nodes " +
-           std::to_string(o.nodes) + ", balance-nodes " + std::to_string(o.balance_nodes) +
-           ", hash " + std::to_string(o.hash_mib) + " MiB" + weights_tag(o);
+    return comment_line(std::string(HEADER_TITLE) + ": seed " + std::to_string(o.seed) +
+                        ", nodes " + std::to_string(o.nodes) + ", balance-nodes " +
+                        std::to_string(o.balance_nodes) + ", hash " + std::to_string(o.hash_mib) +
+                        " MiB" + weights_tag(o));
 }
 
 std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
@@ -251,17 +241,6 @@ std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
         v = v * 10 + digit;
     }
     return v;
-}
-
-bool is_data_line(std::string_view line) {
-    const auto a = line.find(" | ");
-    if (a == std::string_view::npos || a == 0) return false;
-    const auto b = line.find(" | ", a + 3);
-    if (b == std::string_view::npos) return false;
-    std::string_view score = line.substr(a + 3, b - a - 3);
-    const std::string_view result = line.substr(b + 3);
-    if (!score.empty() && score[0] == '-') score.remove_prefix(1);
-    return parse_unsigned(score) && (result == "1.0" || result == "0.5" || result == "0.0");
 }
 
 struct Existing {
@@ -285,6 +264,7 @@ Existing scan_existing(const std::string& path, const std::string& header) {
     };
 
     std::string line;
+    DataLine data;
     std::uint64_t offset = 0, line_no = 0, block_positions = 0;
     while (std::getline(in, line)) {
         ++line_no;
@@ -297,7 +277,8 @@ Existing scan_existing(const std::string& path, const std::string& header) {
             break;
         }
         if (line_no == 1) {
-            if (line.rfind(HEADER_PREFIX, 0) != 0) refuse(line_no, "not a horizon datagen file");
+            if (line.rfind(comment_line(HEADER_TITLE), 0) != 0)
+                refuse(line_no, "not a horizon datagen file");
             if (line != header)
                 refuse(line_no,
                        "made with other settings ('" + line + "', this run: '" + header + "')");
@@ -305,17 +286,24 @@ Existing scan_existing(const std::string& path, const std::string& header) {
             e.keep = offset;
             continue;
         }
-        if (line.rfind(GAME_MARKER, 0) == 0) {
-            const auto g = parse_unsigned(std::string_view(line).substr(GAME_MARKER.size()));
-            if (!g) refuse(line_no, "malformed game line '" + line + "'");
-            e.games.insert(*g);
+        switch (line_kind(line)) {
+        case LineKind::GAME_END: {
+            std::uint64_t g = 0;
+            if (auto err = read_game_end(line, g)) refuse(line_no, *err);
+            e.games.insert(g);
             e.positions += block_positions;
             block_positions = 0;
             e.keep = offset;
-        } else if (is_data_line(line)) {
+            break;
+        }
+        case LineKind::POSITION:
+            if (auto err = read_data_line(line, data))
+                refuse(line_no, "unexpected line '" + line.substr(0, 80) + "' (" + *err + ")");
             ++block_positions;
-        } else if (!line.empty() && line[0] != '#') {
-            refuse(line_no, "unexpected line '" + line.substr(0, 80) + "'");
+            break;
+        case LineKind::BLANK:
+        case LineKind::COMMENT:
+            break;
         }
     }
     return e;

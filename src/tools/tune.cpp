@@ -1,7 +1,6 @@
 #include "tools/tune.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -20,6 +19,7 @@
 #include "engine/config.hpp"
 #include "engine_json.hpp"
 #include "tools/platform.hpp"
+#include "train/data_line.hpp"
 
 namespace horizon {
 
@@ -145,75 +145,7 @@ std::size_t DataSet::bytes() const {
 }
 
 // ---------------------------------------------------------------------------------------
-// Parsing and tracing
-
-namespace {
-
-std::string_view trim(std::string_view s) {
-    const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-    while (!s.empty() && is_space(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && is_space(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
-
-// Comments (first non-blank character '#') and blank lines.
-bool is_skipped_line(std::string_view line) {
-    line = trim(line);
-    return line.empty() || line.front() == '#';
-}
-
-int field_count(std::string_view s) {
-    int n = 0;
-    bool in_field = false;
-    for (char c : s) {
-        const bool space = c == ' ' || c == '\t';
-        if (!space && !in_field) ++n;
-        in_field = !space;
-    }
-    return n;
-}
-
-constexpr const char* LINE_FORMAT = "expected '<FEN> | <score> | <result>'";
-
-} // namespace
-
-std::optional<std::string> parse_data_line(std::string_view line, Position& pos, int& score,
-                                           int& result_halves) {
-    const auto bar1 = line.find('|');
-    const auto bar2 = bar1 == std::string_view::npos ? bar1 : line.find('|', bar1 + 1);
-    if (bar2 == std::string_view::npos) return std::string(LINE_FORMAT);
-    if (line.find('|', bar2 + 1) != std::string_view::npos)
-        return std::string("more than three '|'-separated fields; ") + LINE_FORMAT;
-    const std::string_view fen = trim(line.substr(0, bar1));
-    const std::string_view score_text = trim(line.substr(bar1 + 1, bar2 - bar1 - 1));
-    const std::string_view result_text = trim(line.substr(bar2 + 1));
-
-    long long value = 0;
-    const char* first = score_text.data();
-    const char* last = first + score_text.size();
-    if (!score_text.empty() && *first == '+') ++first;
-    const auto [end, ec] = std::from_chars(first, last, value);
-    if (score_text.empty() || ec != std::errc() || end != last || value < -1000000 ||
-        value > 1000000)
-        return "score '" + std::string(score_text) + "' is not an integer (centipawns)";
-
-    if (result_text == "1.0" || result_text == "1")
-        result_halves = 2;
-    else if (result_text == "0.5" || result_text == "1/2")
-        result_halves = 1;
-    else if (result_text == "0.0" || result_text == "0")
-        result_halves = 0;
-    else
-        return "result '" + std::string(result_text) + "' is not 1.0, 0.5 or 0.0";
-
-    std::string full(fen);
-    if (field_count(fen) == 4) full += " 0 1";
-    if (auto err = pos.set_fen(full)) return "bad FEN '" + std::string(fen) + "': " + err->message;
-    score = int(value);
-    return std::nullopt;
-}
+// Tracing
 
 bool make_sample(const Position& pos, int score, int result_halves, Sample& sample,
                  std::vector<Coefficient>& coefs) {
@@ -255,7 +187,7 @@ std::optional<std::string> load_data(const LoadOptions& options, WorkerPool& poo
                                      LoadReport& report, std::ostream& log, bool progress_bar) {
     const auto start = Clock::now();
     struct Local {
-        Position pos;
+        DataLine line;
         std::vector<Coefficient> scratch;
         std::vector<Sample> samples;
         std::vector<Coefficient> coefs;
@@ -285,7 +217,7 @@ std::optional<std::string> load_data(const LoadOptions& options, WorkerPool& poo
                     break;
                 }
                 ++line_no;
-                if (is_skipped_line(line)) {
+                if (line_kind(line) != LineKind::POSITION) {
                     block.emplace_back(); // keeps the numbering; empty means "skip"
                     continue;
                 }
@@ -306,13 +238,13 @@ std::optional<std::string> load_data(const LoadOptions& options, WorkerPool& poo
                 l.errors.clear();
                 for (std::size_t i = begin; i < end; ++i) {
                     if (block[i].empty()) continue;
-                    int score = 0, result = 0;
-                    if (auto err = parse_data_line(block[i], l.pos, score, result)) {
+                    if (auto err = read_data_line(block[i], l.line)) {
                         l.errors.emplace_back(base + i, std::move(*err));
                         continue;
                     }
                     Sample s{};
-                    if (!make_sample(l.pos, score, result, s, l.scratch)) {
+                    if (!make_sample(l.line.pos, l.line.score, l.line.result_halves, s,
+                                     l.scratch)) {
                         ++l.dead;
                         continue;
                     }

@@ -116,11 +116,6 @@ private:
     std::size_t used_ = 0;
 };
 
-// One data line, `<FEN> | <score> | <result>` (a FEN of four fields gets " 0 1"). Sets `pos`,
-// `score` and `result_halves`, or returns what is wrong with the line.
-std::optional<std::string> parse_data_line(std::string_view line, Position& pos, int& score,
-                                           int& result_halves);
-
 // Traces `pos` into a sample and its coefficients (replacing `coefs`); false for a dead draw.
 bool make_sample(const Position& pos, int score, int result_halves, Sample& sample,
                  std::vector<Coefficient>& coefs);
