@@ -9,7 +9,7 @@
 #include "engine/engine.hpp"
 #include "tools/analyze.hpp"
 #include "tools/bench.hpp"
-#include "tools/datagen.hpp"
+#include "tools/datagen_tool.hpp"
 #include "tools/epd.hpp"
 #include "tools/eval_file_flag.hpp"
 #include "tools/eval_tool.hpp"
