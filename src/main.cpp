@@ -16,7 +16,7 @@
 #include "tools/perft_tool.hpp"
 #include "tools/pgn_tool.hpp"
 #include "tools/platform.hpp"
-#include "tools/tune.hpp"
+#include "tools/tune_tool.hpp"
 #include "tools/uci_bench.hpp"
 #include "uci/uci.hpp"
 
