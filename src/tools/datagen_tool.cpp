@@ -37,7 +37,7 @@ void show(Progress& progress, const DatagenOptions& o, const DatagenProgress& p)
     if (o.positions) {
         const auto t =
             Progress::eta(double(p.positions), left(o.positions, p.file_positions), p.elapsed);
-        eta = eta && t ? std::min(*eta, *t) : eta ? eta : t;
+        if (t && (!eta || *t < *eta)) eta = t;
     }
     const double rate = double(p.positions) / std::max(p.elapsed, 1e-9);
     std::ostringstream detail;

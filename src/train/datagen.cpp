@@ -157,8 +157,9 @@ std::optional<GameRecord> play_game(Engine& engine, std::uint64_t number,
 
     GameRecord game;
     game.number = number;
-    // `pos` is the game for its end (with the opening's moves); the engine holds the same
-    // position from the opening on, one move played at a time.
+    // `pos` is the whole game, the opening's random plies included, for the draw rules; the
+    // engine holds the same position from the opening on (balanced_opening left it there) and
+    // is given each move played.
     int white_ahead = 0, black_ahead = 0, level = 0; // consecutive plies of each verdict
 
     for (;;) {
