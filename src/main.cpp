@@ -9,7 +9,7 @@
 #include "engine/engine.hpp"
 #include "tools/analyze.hpp"
 #include "tools/bench.hpp"
-#include "tools/datagen.hpp"
+#include "tools/datagen_tool.hpp"
 #include "tools/epd.hpp"
 #include "tools/eval_file_flag.hpp"
 #include "tools/eval_tool.hpp"
@@ -17,7 +17,7 @@
 #include "tools/pgn_tool.hpp"
 #include "tools/platform.hpp"
 #include "tools/tb_tool.hpp"
-#include "tools/tune.hpp"
+#include "tools/tune_tool.hpp"
 #include "tools/uci_bench.hpp"
 #include "uci/uci.hpp"
 

@@ -1,5 +1,6 @@
 // datagen: real self-play at a few hundred nodes a move into temporary files; the format,
-// reproducibility from the seed (whatever the thread count), resuming, and bad input.
+// reproducibility from the seed (whatever the thread count), resuming, and bad input; its
+// command line (tools/datagen_tool).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -11,7 +12,8 @@
 #include <unistd.h>
 
 #include "core/position.hpp"
-#include "tools/datagen.hpp"
+#include "tools/datagen_tool.hpp"
+#include "train/datagen.hpp"
 
 using namespace horizon;
 
@@ -53,11 +55,35 @@ DatagenOptions small_run(const std::string& out, std::uint64_t games) {
     return o;
 }
 
-DatagenSummary run(const DatagenOptions& o) {
-    std::ostringstream progress;
-    const DatagenSummary s = run_datagen(o, progress);
-    INFO(progress.str());
-    CHECK(progress.str().find("datagen: ") != std::string::npos);
+// Runs datagen; checks what it reported on the way against its summary.
+DatagenSummary run(const DatagenOptions& o, DatagenResume* found = nullptr) {
+    int resumes = 0, reports = 0;
+    DatagenResume resume;
+    DatagenProgress last;
+    DatagenCallbacks callbacks;
+    callbacks.on_resume = [&](const DatagenResume& r) {
+        ++resumes;
+        resume = r;
+    };
+    callbacks.on_progress = [&](const DatagenProgress& p) {
+        CHECK(p.file_games >= last.file_games);
+        CHECK(p.file_positions >= last.file_positions);
+        ++reports;
+        last = p;
+    };
+    const DatagenSummary s = run_datagen(o, callbacks);
+    const std::string summary = datagen_summary_text(s, o.nodes);
+    INFO(summary);
+    CHECK(summary.rfind("datagen: " + std::to_string(s.games) + " games, ", 0) == 0);
+    CHECK(resumes == 1);
+    CHECK(resume.games == s.resumed_games);
+    CHECK(resume.positions == s.resumed_positions);
+    REQUIRE(reports > 0);
+    CHECK(last.games == s.games);
+    CHECK(last.positions == s.positions);
+    CHECK(last.file_games == s.resumed_games + s.games);
+    CHECK(last.file_positions == s.resumed_positions + s.positions);
+    if (found) *found = resume;
     return s;
 }
 
@@ -179,7 +205,9 @@ TEST_CASE("datagen resumes a file: finished games are kept, an unfinished one is
     const std::string game1 = expected.substr(after_one.size());
     write_all(resumed.str(), after_one + game1.substr(0, game1.size() / 2));
 
-    const DatagenSummary second = run(small_run(resumed.str(), 2));
+    DatagenResume resume;
+    const DatagenSummary second = run(small_run(resumed.str(), 2), &resume);
+    CHECK(resume.dropped_bytes == game1.size() / 2);
     CHECK(second.resumed_games == 1);
     CHECK(second.resumed_positions == first.positions);
     CHECK(second.games == 1);
@@ -213,25 +241,24 @@ TEST_CASE("datagen stops at a position target after the game that reaches it", "
 TEST_CASE("datagen refuses files it did not make, or made with other settings", "[datagen]") {
     TempFile foreign("foreign"), made("made");
     write_all(foreign.str(), "this is not datagen output\n");
-    std::ostringstream progress;
-    CHECK_THROWS(run_datagen(small_run(foreign.str(), 1), progress));
+    CHECK_THROWS(run_datagen(small_run(foreign.str(), 1)));
     CHECK(read_all(foreign.str()) == "this is not datagen output\n");
 
     run(small_run(made.str(), 1));
     const std::string before = read_all(made.str());
     DatagenOptions o = small_run(made.str(), 2);
     o.seed = 8;
-    CHECK_THROWS(run_datagen(o, progress));
+    CHECK_THROWS(run_datagen(o));
     o = small_run(made.str(), 2);
     o.nodes = 401;
-    CHECK_THROWS(run_datagen(o, progress));
+    CHECK_THROWS(run_datagen(o));
     // Other evaluation weights: refused too (their signature is in the header).
     EvalWeights other = builtin_weights();
     other.params.weights[std::size_t(feature_index(Term::tempo))].mg += 7;
     other.params.seal();
     o = small_run(made.str(), 2);
     o.weights = &other;
-    CHECK_THROWS(run_datagen(o, progress));
+    CHECK_THROWS(run_datagen(o));
     CHECK(read_all(made.str()) == before);
 }
 

@@ -721,6 +721,41 @@ TEST_CASE("repetition: third occurrence in the game, second inside the search",
     CHECK_FALSE(null_cut.is_repetition(100));
 }
 
+TEST_CASE("forget_history: the position as if set from its FEN", "[position][draw]") {
+    // After 1.Nf3 Nf6 2.Ng1 Ng8 3.Nf3 Nf6 4.Ng1 the start position comes a third time with
+    // 4...Ng8; forgotten, the earlier occurrences no longer count.
+    Position pos;
+    play(pos, {"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"});
+    Position fresh = pos;
+    fresh.forget_history();
+    Position from_fen;
+    REQUIRE_FALSE(from_fen.set_fen(pos.fen()));
+    CHECK(fresh.fen() == pos.fen());
+    CHECK(fresh.key() == pos.key());
+    CHECK(fresh.rule50() == pos.rule50());
+    CHECK(fresh.game_ply() == pos.game_ply());
+    play(pos, {"f6g8"});
+    CHECK(pos.is_repetition(0));
+    for (Position* p : {&fresh, &from_fen}) {
+        play(*p, {"f6g8"});
+        CHECK_FALSE(p->is_repetition(0));
+        CHECK_FALSE(p->is_repetition(100));
+        CHECK(p->key() == pos.key());
+        CHECK(p->rule50() == pos.rule50());
+        CHECK(p->last_move() == pos.last_move());
+    }
+    // Forgotten after a capture and a double push: the state is the FEN's.
+    Position e4;
+    play(e4, {"e2e4", "d7d5", "e4d5", "c7c5", "d5c6"});
+    Position reread;
+    REQUIRE_FALSE(reread.set_fen(e4.fen()));
+    e4.forget_history();
+    CHECK(e4.key() == reread.key());
+    CHECK(e4.captured_piece() == reread.captured_piece());
+    CHECK(e4.last_move() == reread.last_move());
+    CHECK(e4.ep_square() == reread.ep_square());
+}
+
 TEST_CASE("insufficient material", "[position][draw]") {
     struct Case {
         const char *fen;

@@ -61,6 +61,13 @@ void Position::clear() {
     history_.clear();
 }
 
+void Position::forget_history() {
+    history_.clear();
+    st_.plies_from_null = 0;
+    st_.captured = NO_PIECE;
+    st_.move = Move::none();
+}
+
 void Position::put_piece(Piece p, Square s) {
     board_[s] = p;
     const Bitboard b = square_bb(s);

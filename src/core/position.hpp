@@ -41,6 +41,10 @@ public:
     // the position is left exactly as it was and the error says which field was wrong.
     std::optional<FenError> set_fen(std::string_view fen, bool chess960 = false);
     std::string fen() const;
+    // Makes this position the first of its record, as if it had been set from its FEN: the
+    // moves that led here are forgotten (repetitions and unmake reach back no further); the
+    // board, the rights and the clocks stay.
+    void forget_history();
 
     // Board queries.
     Piece piece_on(Square s) const { return board_[s]; }

@@ -15,14 +15,13 @@ namespace {
 constexpr const char* COEFFICIENT_KEYS[] = {"a", "b"};
 constexpr int COEFFICIENTS = 4;
 
-double cubic(const double (&c)[4], double x) { return ((c[0] * x + c[1]) * x + c[2]) * x + c[3]; }
-
 // The smallest value of the cubic over [lo, hi] and where it is: at an end, or where the
 // derivative 3·c0·x² + 2·c1·x + c2 vanishes inside.
-std::pair<double, double> cubic_minimum(const double (&c)[4], double lo, double hi) {
-    std::pair<double, double> best{cubic(c, lo), lo};
+std::pair<double, double> cubic_minimum(const WdlModel::Cubic& c, double lo, double hi) {
+    const auto cubic = [&](double x) { return WdlModel::cubic(c, x); };
+    std::pair<double, double> best{cubic(lo), lo};
     const auto consider = [&](double x) {
-        if (x >= lo && x <= hi && cubic(c, x) < best.first) best = {cubic(c, x), x};
+        if (x >= lo && x <= hi && cubic(x) < best.first) best = {cubic(x), x};
     };
     consider(hi);
     const double qa = 3 * c[0], qb = 2 * c[1], qc = c[2];
@@ -40,7 +39,8 @@ std::pair<double, double> cubic_minimum(const double (&c)[4], double lo, double 
 
 std::string number_text(double v) {
     std::string s = std::to_string(v);
-    while (s.size() > 1 && s.back() == '0') s.pop_back();
+    while (s.size() > 1 && s.back() == '0')
+        s.pop_back();
     if (!s.empty() && s.back() == '.') s.pop_back();
     return s;
 }
@@ -51,8 +51,19 @@ double WdlModel::x_of(int material) {
     return std::clamp(material, MATERIAL_MIN, MATERIAL_MAX) / MATERIAL_SCALE;
 }
 
-double WdlModel::a_at(double x) const { return cubic(a, x); }
-double WdlModel::b_at(double x) const { return cubic(b, x); }
+double WdlModel::cubic(const Cubic& c, double x) {
+    return ((c[0] * x + c[1]) * x + c[2]) * x + c[3];
+}
+
+WdlProbabilities WdlModel::probabilities(double score, int material) const {
+    const double x = x_of(material);
+    const double a_x = a_at(x), b_x = b_at(x);
+    WdlProbabilities p;
+    p.win = 1.0 / (1.0 + std::exp((a_x - score) / b_x));
+    p.loss = 1.0 / (1.0 + std::exp((a_x + score) / b_x));
+    p.draw = 1.0 - p.win - p.loss;
+    return p;
+}
 
 std::optional<std::string> WdlModel::from_json(const nlohmann::json& wdl, WdlModel& out) {
     if (!wdl.is_object())
@@ -65,12 +76,12 @@ std::optional<std::string> WdlModel::from_json(const nlohmann::json& wdl, WdlMod
         const auto& arr = wdl.at(key);
         if (!arr.is_array() || arr.size() != COEFFICIENTS)
             return std::string("\"") + key + "\" must be an array of 4 numbers";
-        double* coefficients = key[0] == 'a' ? m.a : m.b;
+        Cubic& coefficients = key[0] == 'a' ? m.a : m.b;
         for (int i = 0; i < COEFFICIENTS; ++i) {
             const auto& v = arr.at(std::size_t(i));
             if (!v.is_number() || !std::isfinite(v.get<double>()))
                 return std::string("\"") + key + "\"[" + std::to_string(i) + "] must be a number";
-            coefficients[i] = v.get<double>();
+            coefficients[std::size_t(i)] = v.get<double>();
         }
     }
     const auto [lowest, at] = cubic_minimum(m.b, x_of(MATERIAL_MIN), x_of(MATERIAL_MAX));

@@ -3,6 +3,7 @@
 // which a tuner fits to game results; UCI_ShowWDL reports through it.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 
@@ -13,20 +14,31 @@
 
 namespace horizon {
 
+// The model's chances, unrounded, from one side's point of view.
+struct WdlProbabilities {
+    double win = 0, draw = 0, loss = 0;
+};
+
 // With x = clamp(material, 17, 78) / 58, a(x) = ((a0·x + a1)·x + a2)·x + a3 and b(x) likewise;
 // a score s (centipawns, side to move) wins with 1 / (1 + exp((a - s) / b)) and loses with
 // 1 / (1 + exp((a + s) / b)). a(x) is the score that wins half the time, b(x) its spread.
+// The tuner (train/wdl_fit) fits exactly this model: a, b, x_of and the cubic are its own.
 struct WdlModel {
     static constexpr int MATERIAL_MIN = 17;
     static constexpr int MATERIAL_MAX = 78;
     static constexpr double MATERIAL_SCALE = 58.0;
 
-    double a[4]{};
-    double b[4]{};
+    using Cubic = std::array<double, 4>; // coefficients, highest power first
+    Cubic a{};
+    Cubic b{};
 
     static double x_of(int material);
-    double a_at(double x) const;
-    double b_at(double x) const;
+    static double cubic(const Cubic& c, double x);
+    double a_at(double x) const { return cubic(a, x); }
+    double b_at(double x) const { return cubic(b, x); }
+    // The chances of a score (side to move's view) at that material, as the formula gives them
+    // (no rounding, no special case for mates or a model without spread).
+    WdlProbabilities probabilities(double score, int material) const;
 
     // Reads a "wdl" object; on any error (missing or unknown key, not four finite numbers,
     // b(x) not positive over the whole material range) returns a message naming the key and

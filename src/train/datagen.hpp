@@ -1,21 +1,21 @@
-// `horizon datagen`: self-play games at a fixed node count per move, from random balanced
+// Data generation: self-play games at a fixed node count per move, from random balanced
 // openings, written as quiet positions with their search score and the game result for the
 // evaluation tuner. Every game is reproducible from (seed, game number), and a run that was
 // stopped resumes where it ended when started again on the same file.
 //
-// File format, one position a line, scores and results from White's point of view:
-//     <FEN> | <score in centipawns> | <1.0, 0.5 or 0.0>
-// and comment lines beginning with '#': a header with the settings that decide the games,
-// and a `# game <g>` line closing the block of each finished game. Blocks are written in
-// game-number order, so the file does not depend on the number of threads.
+// The file is in the format of train/data_line: a header comment with the settings that decide
+// the games, then each finished game's position lines closed by its `# game <g>` line. Blocks
+// are written in game-number order, so the file does not depend on the number of threads.
+// The front end, `horizon datagen`, is tools/datagen_tool.
 #pragma once
 
-#include "eval/params.hpp"
-
 #include <array>
+#include <chrono>
 #include <cstdint>
-#include <iosfwd>
+#include <functional>
 #include <string>
+
+#include "eval/params.hpp"
 
 namespace horizon {
 
@@ -28,7 +28,6 @@ struct DatagenOptions {
     int threads = 1;                    // worker threads, one engine and one game each
     std::uint64_t seed = 1;             // game g's opening depends on (seed, g) only
     int hash_mib = 16;                  // hash table per worker, MiB
-    bool terminal = false;              // redraw the progress line in place (else a line now and then)
     // The evaluation weights the games are played with (nullptr: the built-in ones). Their
     // signature is part of the file's header, so a resumed file keeps the same weights.
     const EvalWeights* weights = nullptr;
@@ -60,10 +59,27 @@ struct DatagenSummary {
     double seconds = 0;
 };
 
-// Plays and writes games until a target is met. Progress and the summary go to `progress`.
-// Throws std::runtime_error when the file cannot be read, used or written.
-DatagenSummary run_datagen(const DatagenOptions& options, std::ostream& progress);
+// What a run found in its file before its first game.
+struct DatagenResume {
+    std::uint64_t games = 0, positions = 0; // complete games kept, and their positions
+    std::uint64_t dropped_bytes = 0;        // an unfinished game's lines, cut off the end
+};
 
-int datagen_main(int argc, const char* const* argv);
+// Where a run stands.
+struct DatagenProgress {
+    std::uint64_t file_games = 0, file_positions = 0; // in the file, resumed ones included
+    std::uint64_t games = 0, positions = 0;           // written by this run
+    double elapsed = 0;                               // seconds since this run started
+};
+
+struct DatagenCallbacks {
+    std::function<void(const DatagenResume&)> on_resume;     // once, before the first game
+    std::function<void(const DatagenProgress&)> on_progress; // every `interval`, and at the end
+    std::chrono::milliseconds interval{250};
+};
+
+// Plays and writes games until a target is met. Throws std::runtime_error when the file cannot
+// be read, used or written.
+DatagenSummary run_datagen(const DatagenOptions& options, const DatagenCallbacks& callbacks = {});
 
 } // namespace horizon

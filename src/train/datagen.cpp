@@ -1,31 +1,25 @@
-#include "tools/datagen.hpp"
+#include "train/datagen.hpp"
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
-#include <cxxopts.hpp>
-
 #include "core/position.hpp"
 #include "engine/engine.hpp"
 #include "movegen/movegen.hpp"
-#include "notation/uci_move.hpp"
-#include "tools/platform.hpp"
+#include "train/data_line.hpp"
 
 namespace horizon {
 
@@ -50,8 +44,7 @@ constexpr Score DRAW_SCORE = 10;
 constexpr int DRAW_PLIES = 10;
 constexpr int MAX_GAME_PLIES = 400;
 
-constexpr std::string_view GAME_MARKER = "# game ";
-constexpr std::string_view HEADER_PREFIX = "# horizon datagen";
+constexpr std::string_view HEADER_TITLE = "horizon datagen";
 
 // ---------------------------------------------------------------------------------------
 // Random numbers: splitmix64, so that an opening depends on (seed, game number) alone and
@@ -91,25 +84,30 @@ struct GameRecord {
     std::uint64_t searches = 0, search_nodes = 0, max_search_nodes = 0;
 };
 
-const char* result_text(int result) { return result == 2 ? "1.0" : result == 1 ? "0.5" : "0.0"; }
-
 bool has_legal_move(const Position& pos) {
     MoveList list;
     generate<GenType::ALL>(pos, list);
     return !list.empty();
 }
 
-SearchResult search_nodes(Engine& engine, const std::string& fen,
-                          const std::vector<std::string>& moves, std::uint64_t nodes) {
-    if (auto err = engine.set_position(fen, moves))
+// The engine's position: `pos` as the first position of a game, without the moves that led to
+// it (the random opening plies are no part of what the engine searches from).
+void start_game_at(Engine& engine, const Position& pos) {
+    Position start = pos;
+    start.forget_history();
+    if (auto err = engine.set_position(start))
         throw std::logic_error("datagen: the engine refused its own position: " + *err);
+}
+
+SearchResult search_nodes(Engine& engine, std::uint64_t nodes) {
     SearchLimits limits;
     limits.nodes = nodes;
     return engine.search_sync(limits, [](const SearchReport&) {});
 }
 
 // A random opening of 8 or 9 plies that a short search finds level; the engine is left
-// with a fresh game (its table holds that short search).
+// with a fresh game at it (its table holds that short search). The position returned keeps
+// the opening's moves, for the draw rules of the game.
 Position balanced_opening(Engine& engine, Rng& rng, const DatagenOptions& options) {
     for (int attempt = 0; attempt < OPENING_MAX_ATTEMPTS; ++attempt) {
         Position pos;
@@ -125,7 +123,8 @@ Position balanced_opening(Engine& engine, Rng& rng, const DatagenOptions& option
         }
         if (!playable || !has_legal_move(pos)) continue;
         engine.new_game();
-        const SearchResult r = search_nodes(engine, pos.fen(), {}, options.balance_nodes);
+        start_game_at(engine, pos);
+        const SearchResult r = search_nodes(engine, options.balance_nodes);
         if (std::abs(r.score) <= OPENING_MAX_IMBALANCE) return pos;
     }
     throw std::runtime_error("datagen: no balanced opening found");
@@ -158,10 +157,9 @@ std::optional<GameRecord> play_game(Engine& engine, std::uint64_t number,
 
     GameRecord game;
     game.number = number;
-    // The engine gets the position as the FEN after the last irreversible move and the
-    // moves since: all the history a repetition can reach, without replaying the game.
-    std::string anchor = pos.fen();
-    std::vector<std::string> since;
+    // `pos` is the whole game, the opening's random plies included, for the draw rules; the
+    // engine holds the same position from the opening on (balanced_opening left it there) and
+    // is given each move played.
     int white_ahead = 0, black_ahead = 0, level = 0; // consecutive plies of each verdict
 
     for (;;) {
@@ -171,7 +169,7 @@ std::optional<GameRecord> play_game(Engine& engine, std::uint64_t number,
             game.result = over->second;
             break;
         }
-        const SearchResult r = search_nodes(engine, anchor, since, options.nodes);
+        const SearchResult r = search_nodes(engine, options.nodes);
         if (!r.best) throw std::logic_error("datagen: the search found no move in " + pos.fen());
         ++game.searches;
         game.search_nodes += r.nodes;
@@ -194,14 +192,9 @@ std::optional<GameRecord> play_game(Engine& engine, std::uint64_t number,
             break;
         }
 
-        const std::string uci = move_to_uci(pos, r.best);
+        if (auto err = engine.play(r.best))
+            throw std::logic_error("datagen: the engine refused its own move: " + *err);
         pos.make_move(r.best);
-        if (pos.rule50() == 0) {
-            anchor = pos.fen();
-            since.clear();
-        } else {
-            since.push_back(uci);
-        }
     }
     game.plies = pos.game_ply();
     return game;
@@ -209,18 +202,9 @@ std::optional<GameRecord> play_game(Engine& engine, std::uint64_t number,
 
 std::string game_block(const GameRecord& game) {
     std::string text;
-    const char* result = result_text(game.result);
-    for (const auto& [fen, score] : game.positions) {
-        text += fen;
-        text += " | ";
-        text += std::to_string(score);
-        text += " | ";
-        text += result;
-        text += '\n';
-    }
-    text += GAME_MARKER;
-    text += std::to_string(game.number);
-    text += '\n';
+    for (const auto& [fen, score] : game.positions)
+        append_data_line(text, fen, score, game.result);
+    append_game_end(text, game.number);
     return text;
 }
 
@@ -236,32 +220,10 @@ std::string weights_tag(const DatagenOptions& o) {
 }
 
 std::string header_line(const DatagenOptions& o) {
-    return std::string(HEADER_PREFIX) + ": seed " + std::to_string(o.seed) + ", nodes " +
-           std::to_string(o.nodes) + ", balance-nodes " + std::to_string(o.balance_nodes) +
-           ", hash " + std::to_string(o.hash_mib) + " MiB" + weights_tag(o);
-}
-
-std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
-    if (text.empty() || text.size() > 20) return std::nullopt;
-    std::uint64_t v = 0;
-    for (char c : text) {
-        if (c < '0' || c > '9') return std::nullopt;
-        const std::uint64_t digit = std::uint64_t(c - '0');
-        if (v > (UINT64_MAX - digit) / 10) return std::nullopt;
-        v = v * 10 + digit;
-    }
-    return v;
-}
-
-bool is_data_line(std::string_view line) {
-    const auto a = line.find(" | ");
-    if (a == std::string_view::npos || a == 0) return false;
-    const auto b = line.find(" | ", a + 3);
-    if (b == std::string_view::npos) return false;
-    std::string_view score = line.substr(a + 3, b - a - 3);
-    const std::string_view result = line.substr(b + 3);
-    if (!score.empty() && score[0] == '-') score.remove_prefix(1);
-    return parse_unsigned(score) && (result == "1.0" || result == "0.5" || result == "0.0");
+    return comment_line(std::string(HEADER_TITLE) + ": seed " + std::to_string(o.seed) +
+                        ", nodes " + std::to_string(o.nodes) + ", balance-nodes " +
+                        std::to_string(o.balance_nodes) + ", hash " + std::to_string(o.hash_mib) +
+                        " MiB" + weights_tag(o));
 }
 
 struct Existing {
@@ -285,6 +247,7 @@ Existing scan_existing(const std::string& path, const std::string& header) {
     };
 
     std::string line;
+    DataLine data;
     std::uint64_t offset = 0, line_no = 0, block_positions = 0;
     while (std::getline(in, line)) {
         ++line_no;
@@ -297,7 +260,8 @@ Existing scan_existing(const std::string& path, const std::string& header) {
             break;
         }
         if (line_no == 1) {
-            if (line.rfind(HEADER_PREFIX, 0) != 0) refuse(line_no, "not a horizon datagen file");
+            if (line.rfind(comment_line(HEADER_TITLE), 0) != 0)
+                refuse(line_no, "not a horizon datagen file");
             if (line != header)
                 refuse(line_no,
                        "made with other settings ('" + line + "', this run: '" + header + "')");
@@ -305,17 +269,24 @@ Existing scan_existing(const std::string& path, const std::string& header) {
             e.keep = offset;
             continue;
         }
-        if (line.rfind(GAME_MARKER, 0) == 0) {
-            const auto g = parse_unsigned(std::string_view(line).substr(GAME_MARKER.size()));
-            if (!g) refuse(line_no, "malformed game line '" + line + "'");
-            e.games.insert(*g);
+        switch (line_kind(line)) {
+        case LineKind::GAME_END: {
+            std::uint64_t g = 0;
+            if (auto err = read_game_end(line, g)) refuse(line_no, *err);
+            e.games.insert(g);
             e.positions += block_positions;
             block_positions = 0;
             e.keep = offset;
-        } else if (is_data_line(line)) {
+            break;
+        }
+        case LineKind::POSITION:
+            if (auto err = read_data_line(line, data))
+                refuse(line_no, "unexpected line '" + line.substr(0, 80) + "' (" + *err + ")");
             ++block_positions;
-        } else if (!line.empty() && line[0] != '#') {
-            refuse(line_no, "unexpected line '" + line.substr(0, 80) + "'");
+            break;
+        case LineKind::BLANK:
+        case LineKind::COMMENT:
+            break;
         }
     }
     return e;
@@ -324,18 +295,6 @@ Existing scan_existing(const std::string& path, const std::string& header) {
 // ---------------------------------------------------------------------------------------
 // The run: workers claim game numbers, the writer puts finished games into the file in
 // game-number order.
-
-std::string format_duration(double seconds) {
-    const auto s = std::uint64_t(std::max(0.0, seconds) + 0.5);
-    char buf[32];
-    if (s >= 3600)
-        std::snprintf(buf, sizeof buf, "%llu:%02llu:%02llu", (unsigned long long)(s / 3600),
-                      (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
-    else
-        std::snprintf(buf, sizeof buf, "%llu:%02llu", (unsigned long long)(s / 60),
-                      (unsigned long long)(s % 60));
-    return buf;
-}
 
 class Run {
 public:
@@ -389,28 +348,19 @@ public:
 
     const std::atomic<bool>& stop_flag() const { return stop_; }
 
-    // Draws progress until every worker has returned; then rethrows a worker's error.
-    void watch(int workers, std::ostream& progress) {
-        const auto interval =
-            options_.terminal ? std::chrono::milliseconds(250) : std::chrono::milliseconds(10000);
+    // Reports progress until every worker has returned (and once more then); then rethrows a
+    // worker's error.
+    void watch(int workers, const DatagenCallbacks& callbacks) {
         std::unique_lock lock(mutex_);
-        std::size_t drawn = 0;
-        const auto redraw = [&] {
-            const std::string line = status_line();
-            progress << '\r' << line;
-            if (drawn > line.size()) progress << std::string(drawn - line.size(), ' ');
-            progress << std::flush;
-            drawn = line.size();
-        };
-        while (!progress_cv_.wait_for(lock, interval, [&] { return workers_done_ >= workers; })) {
-            if (options_.terminal)
-                redraw();
-            else
-                progress << "datagen: " << status_line() << std::endl;
-        }
-        if (options_.terminal) {
-            redraw();
-            progress << '\n';
+        for (bool finished = false; !finished;) {
+            finished = progress_cv_.wait_for(lock, callbacks.interval,
+                                             [&] { return workers_done_ >= workers; });
+            const DatagenProgress now = progress();
+            if (callbacks.on_progress) {
+                lock.unlock();
+                callbacks.on_progress(now);
+                lock.lock();
+            }
         }
         if (error_) std::rethrow_exception(error_);
     }
@@ -453,32 +403,14 @@ private:
 
     double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
-    std::string status_line() const {
-        const double secs = elapsed();
-        std::ostringstream s;
-        s << "games " << summary_.resumed_games + summary_.games;
-        if (options_.games) s << "/" << options_.games;
-        s << "  positions " << file_positions_;
-        if (options_.positions) s << "/" << options_.positions;
-        const double pos_rate = double(summary_.positions) / std::max(secs, 1e-9);
-        s << "  " << std::uint64_t(pos_rate + 0.5) << " pos/s";
-        // The time left to the nearer target, at this run's rates so far.
-        std::optional<double> eta;
-        if (options_.games && summary_.games) {
-            const std::uint64_t have = summary_.resumed_games + summary_.games;
-            const double left = options_.games > have ? double(options_.games - have) : 0.0;
-            eta = left / (double(summary_.games) / secs);
-        }
-        if (options_.positions && summary_.positions) {
-            const double left = options_.positions > file_positions_
-                                    ? double(options_.positions - file_positions_)
-                                    : 0.0;
-            const double t = left / pos_rate;
-            eta = eta ? std::min(*eta, t) : t;
-        }
-        s << "  elapsed " << format_duration(secs) << "  ETA "
-          << (eta ? format_duration(*eta) : std::string("?"));
-        return s.str();
+    DatagenProgress progress() const {
+        DatagenProgress p;
+        p.file_games = summary_.resumed_games + summary_.games;
+        p.file_positions = file_positions_;
+        p.games = summary_.games;
+        p.positions = summary_.positions;
+        p.elapsed = elapsed();
+        return p;
     }
 
     const DatagenOptions& options_;
@@ -513,52 +445,21 @@ void work(Run& run, const DatagenOptions& options) {
     run.worker_done();
 }
 
-void print_summary(const DatagenSummary& s, const DatagenOptions& o, std::ostream& progress) {
-    const auto end = [&](GameEnd g) { return s.ends[std::size_t(g)]; };
-    const auto per = [](std::uint64_t n, std::uint64_t d) {
-        return d ? double(n) / double(d) : 0.0;
-    };
-    std::ostringstream out;
-    out << std::fixed;
-    out.precision(1);
-    out << "datagen: " << s.games << " games, " << s.positions << " positions in " << s.seconds
-        << " s (" << s.positions / std::max(s.seconds, 1e-9) << " positions/s); W/D/L "
-        << s.white_wins << "/" << s.draws << "/" << s.black_wins;
-    if (s.resumed_games)
-        out << "; resumed after " << s.resumed_games << " games, " << s.resumed_positions
-            << " positions";
-    out << "\n";
-    if (s.games) {
-        out << "datagen: " << per(s.positions, s.games) << " positions and "
-            << per(s.plies, s.games) << " plies a game; ended by mate " << end(GameEnd::CHECKMATE)
-            << ", stalemate " << end(GameEnd::STALEMATE) << ", 50 moves "
-            << end(GameEnd::FIFTY_MOVES) << ", repetition " << end(GameEnd::REPETITION)
-            << ", material " << end(GameEnd::INSUFFICIENT_MATERIAL) << ", adjudicated win "
-            << end(GameEnd::ADJUDICATED_WIN) << ", adjudicated draw "
-            << end(GameEnd::ADJUDICATED_DRAW) << ", ply cap " << end(GameEnd::PLY_CAP)
-            << "; nodes a search " << per(s.search_nodes, s.searches) << " (max "
-            << s.max_search_nodes << ", limit " << o.nodes << ")\n";
-    }
-    progress << out.str() << std::flush;
-}
-
 } // namespace
 
-DatagenSummary run_datagen(const DatagenOptions& options, std::ostream& progress) {
+DatagenSummary run_datagen(const DatagenOptions& options, const DatagenCallbacks& callbacks) {
     if (options.out.empty()) throw std::runtime_error("no output file");
     if (options.threads < 1) throw std::runtime_error("threads must be at least 1");
     const std::string header = header_line(options);
     Existing existing = scan_existing(options.out, header);
+    DatagenResume resume{existing.games.size(), existing.positions, 0};
     if (existing.keep < existing.size) {
         std::error_code ec;
         std::filesystem::resize_file(options.out, existing.keep, ec);
         if (ec) throw std::runtime_error("cannot truncate " + options.out + ": " + ec.message());
-        progress << "datagen: dropped " << (existing.size - existing.keep)
-                 << " bytes of an unfinished game from " << options.out << "\n";
+        resume.dropped_bytes = existing.size - existing.keep;
     }
-    if (!existing.games.empty())
-        progress << "datagen: resuming " << options.out << ": " << existing.games.size()
-                 << " games, " << existing.positions << " positions already there\n";
+    if (callbacks.on_resume) callbacks.on_resume(resume);
 
     std::ofstream out(options.out, std::ios::binary | std::ios::app);
     if (!out) throw std::runtime_error("cannot open " + options.out + " for writing");
@@ -573,98 +474,16 @@ DatagenSummary run_datagen(const DatagenOptions& options, std::ostream& progress
     for (int i = 0; i < options.threads; ++i)
         workers.emplace_back([&run, &options] { work(run, options); });
     try {
-        run.watch(options.threads, progress);
+        run.watch(options.threads, callbacks);
     } catch (...) {
+        run.fail(std::current_exception()); // stops the workers, if a callback threw
         for (auto& t : workers)
             t.join();
         throw;
     }
     for (auto& t : workers)
         t.join();
-    const DatagenSummary summary = run.summary();
-    print_summary(summary, options, progress);
-    return summary;
-}
-
-int datagen_main(int argc, const char* const* argv) {
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    cxxopts::Options options("horizon datagen",
-                             "Self-play games at a fixed node count per move, written as quiet "
-                             "positions for the evaluation tuner.");
-    options.custom_help("--out FILE (--games N | --positions N) [options]");
-    // clang-format off
-    options.add_options()
-        ("o,out", "data file; an existing one made with the same settings is resumed", cxxopts::value<std::string>(), "FILE")
-        ("g,games", "stop when games 0..N-1 are in the file", cxxopts::value<std::string>(), "N")
-        ("p,positions", "stop when the file holds N positions", cxxopts::value<std::string>(), "N")
-        ("n,nodes", "search nodes per move", cxxopts::value<std::string>()->default_value("5000"), "N")
-        ("balance-nodes", "nodes of the search that checks an opening is level (|score| <= 300)", cxxopts::value<std::string>()->default_value("3000"), "N")
-        ("t,threads", "worker threads, each playing whole games (default: all cores, " + std::to_string(cores) + ")", cxxopts::value<std::string>(), "N")
-        ("s,seed", "seed: game g depends on (seed, g) only", cxxopts::value<std::string>()->default_value("1"), "S")
-        ("hash", "hash table per worker, MiB", cxxopts::value<std::string>()->default_value("16"), "MIB")
-        ("eval-file", "play with the evaluation weights of FILE (default: the built-in ones)", cxxopts::value<std::string>(), "FILE")
-        ("h,help", "show this help");
-    // clang-format on
-    const auto footer =
-        "\nOutput: one position a line, '<FEN> | <score> | <result>', the search score in\n"
-        "centipawns and the result (1.0, 0.5, 0.0) both from White's point of view. Lines\n"
-        "beginning with '#' are comments: the settings header, and '# game <g>' after each\n"
-        "game. Only quiet positions are written (not in check, best move no capture or\n"
-        "promotion, no mate score, ply 16 onwards). Games open with 8 or 9 random plies\n"
-        "checked to be level. Running the same command again resumes an unfinished file.\n";
-
-    DatagenOptions o;
-    EvalWeights file_weights;
-    try {
-        const cxxopts::ParseResult args = options.parse(argc, argv);
-        if (args.count("help")) {
-            std::cout << options.help() << footer;
-            return 0;
-        }
-        if (!args.unmatched().empty())
-            throw std::invalid_argument("unexpected argument '" + args.unmatched()[0] + "'");
-        const auto number = [&](const std::string& name, std::uint64_t lo, std::uint64_t hi) {
-            const std::string text = args[name].as<std::string>();
-            const auto v = parse_unsigned(text);
-            if (!v || *v < lo || *v > hi) {
-                const std::string range =
-                    hi == UINT64_MAX ? "at least " + std::to_string(lo)
-                                     : "from " + std::to_string(lo) + " to " + std::to_string(hi);
-                throw std::invalid_argument("--" + name + " must be a whole number " + range +
-                                            " (got '" + text + "')");
-            }
-            return *v;
-        };
-        if (!args.count("out")) throw std::invalid_argument("--out FILE is required");
-        o.out = args["out"].as<std::string>();
-        if (o.out.empty()) throw std::invalid_argument("--out must name a file");
-        if (args.count("games")) o.games = number("games", 1, UINT64_MAX);
-        if (args.count("positions")) o.positions = number("positions", 1, UINT64_MAX);
-        if (!o.games && !o.positions)
-            throw std::invalid_argument("give --games N or --positions N (or both)");
-        o.nodes = number("nodes", 1, 1'000'000'000);
-        o.balance_nodes = number("balance-nodes", 1, 1'000'000'000);
-        o.threads = args.count("threads") ? int(number("threads", 1, 1024)) : int(cores);
-        o.seed = number("seed", 0, UINT64_MAX);
-        o.hash_mib = int(number("hash", 1, 65536));
-        if (args.count("eval-file")) {
-            if (auto err = EvalWeights::load(args["eval-file"].as<std::string>(), file_weights))
-                throw std::invalid_argument(*err);
-            o.weights = &file_weights;
-        }
-    } catch (const std::exception& e) {
-        std::cerr << "horizon datagen: " << e.what()
-                  << " (horizon datagen --help lists the flags)\n";
-        return 2;
-    }
-    o.terminal = is_terminal(stderr);
-    try {
-        run_datagen(o, std::cerr);
-    } catch (const std::exception& e) {
-        std::cerr << "horizon datagen: " << e.what() << "\n";
-        return 1;
-    }
-    return 0;
+    return run.summary();
 }
 
 } // namespace horizon

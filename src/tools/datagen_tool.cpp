@@ -1,0 +1,184 @@
+#include "tools/datagen_tool.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string_view>
+#include <thread>
+
+#include <cxxopts.hpp>
+
+#include "tools/platform.hpp"
+#include "tools/progress.hpp"
+
+namespace horizon {
+
+namespace {
+
+std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
+    std::uint64_t v = 0;
+    const char* last = text.data() + text.size();
+    const auto [end, ec] = std::from_chars(text.data(), last, v);
+    if (text.empty() || ec != std::errc() || end != last) return std::nullopt;
+    return v;
+}
+
+// The progress line: the positions (or, without a position target, the games) against their
+// target, and the time left to the nearer target at this run's pace.
+void show(Progress& progress, const DatagenOptions& o, const DatagenProgress& p) {
+    const auto left = [](std::uint64_t target, std::uint64_t have) {
+        return target > have ? double(target - have) : 0.0;
+    };
+    std::optional<double> eta;
+    if (o.games) eta = Progress::eta(double(p.games), left(o.games, p.file_games), p.elapsed);
+    if (o.positions) {
+        const auto t =
+            Progress::eta(double(p.positions), left(o.positions, p.file_positions), p.elapsed);
+        if (t && (!eta || *t < *eta)) eta = t;
+    }
+    const double rate = double(p.positions) / std::max(p.elapsed, 1e-9);
+    std::ostringstream detail;
+    if (o.positions) {
+        detail << "games " << p.file_games;
+        if (o.games) detail << "/" << o.games;
+    } else {
+        detail << "positions " << p.file_positions;
+    }
+    detail << "  " << std::uint64_t(rate + 0.5) << " pos/s";
+    if (o.positions)
+        progress.update(p.file_positions, o.positions, p.elapsed, eta, detail.str());
+    else
+        progress.update(p.file_games, o.games, p.elapsed, eta, detail.str());
+}
+
+} // namespace
+
+std::string datagen_summary_text(const DatagenSummary& s, std::uint64_t nodes) {
+    const auto end = [&](GameEnd g) { return s.ends[std::size_t(g)]; };
+    const auto per = [](std::uint64_t n, std::uint64_t d) {
+        return d ? double(n) / double(d) : 0.0;
+    };
+    std::ostringstream out;
+    out << std::fixed;
+    out.precision(1);
+    out << "datagen: " << s.games << " games, " << s.positions << " positions in " << s.seconds
+        << " s (" << s.positions / std::max(s.seconds, 1e-9) << " positions/s); W/D/L "
+        << s.white_wins << "/" << s.draws << "/" << s.black_wins;
+    if (s.resumed_games)
+        out << "; resumed after " << s.resumed_games << " games, " << s.resumed_positions
+            << " positions";
+    out << "\n";
+    if (s.games) {
+        out << "datagen: " << per(s.positions, s.games) << " positions and "
+            << per(s.plies, s.games) << " plies a game; ended by mate " << end(GameEnd::CHECKMATE)
+            << ", stalemate " << end(GameEnd::STALEMATE) << ", 50 moves "
+            << end(GameEnd::FIFTY_MOVES) << ", repetition " << end(GameEnd::REPETITION)
+            << ", material " << end(GameEnd::INSUFFICIENT_MATERIAL) << ", adjudicated win "
+            << end(GameEnd::ADJUDICATED_WIN) << ", adjudicated draw "
+            << end(GameEnd::ADJUDICATED_DRAW) << ", ply cap " << end(GameEnd::PLY_CAP)
+            << "; nodes a search " << per(s.search_nodes, s.searches) << " (max "
+            << s.max_search_nodes << ", limit " << nodes << ")\n";
+    }
+    return out.str();
+}
+
+int datagen_main(int argc, const char* const* argv) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    cxxopts::Options options("horizon datagen",
+                             "Self-play games at a fixed node count per move, written as quiet "
+                             "positions for the evaluation tuner.");
+    options.custom_help("--out FILE (--games N | --positions N) [options]");
+    // clang-format off
+    options.add_options()
+        ("o,out", "data file; an existing one made with the same settings is resumed", cxxopts::value<std::string>(), "FILE")
+        ("g,games", "stop when games 0..N-1 are in the file", cxxopts::value<std::string>(), "N")
+        ("p,positions", "stop when the file holds N positions", cxxopts::value<std::string>(), "N")
+        ("n,nodes", "search nodes per move", cxxopts::value<std::string>()->default_value("5000"), "N")
+        ("balance-nodes", "nodes of the search that checks an opening is level (|score| <= 300)", cxxopts::value<std::string>()->default_value("3000"), "N")
+        ("t,threads", "worker threads, each playing whole games (default: all cores, " + std::to_string(cores) + ")", cxxopts::value<std::string>(), "N")
+        ("s,seed", "seed: game g depends on (seed, g) only", cxxopts::value<std::string>()->default_value("1"), "S")
+        ("hash", "hash table per worker, MiB", cxxopts::value<std::string>()->default_value("16"), "MIB")
+        ("eval-file", "play with the evaluation weights of FILE (default: the built-in ones)", cxxopts::value<std::string>(), "FILE")
+        ("h,help", "show this help");
+    // clang-format on
+    const auto footer =
+        "\nOutput: one position a line, '<FEN> | <score> | <result>', the search score in\n"
+        "centipawns and the result (1.0, 0.5, 0.0) both from White's point of view. Lines\n"
+        "beginning with '#' are comments: the settings header, and '# game <g>' after each\n"
+        "game. Only quiet positions are written (not in check, best move no capture or\n"
+        "promotion, no mate score, ply 16 onwards). Games open with 8 or 9 random plies\n"
+        "checked to be level. Running the same command again resumes an unfinished file.\n";
+
+    DatagenOptions o;
+    EvalWeights file_weights;
+    try {
+        const cxxopts::ParseResult args = options.parse(argc, argv);
+        if (args.count("help")) {
+            std::cout << options.help() << footer;
+            return 0;
+        }
+        if (!args.unmatched().empty())
+            throw std::invalid_argument("unexpected argument '" + args.unmatched()[0] + "'");
+        const auto number = [&](const std::string& name, std::uint64_t lo, std::uint64_t hi) {
+            const std::string text = args[name].as<std::string>();
+            const auto v = parse_unsigned(text);
+            if (!v || *v < lo || *v > hi) {
+                const std::string range =
+                    hi == UINT64_MAX ? "at least " + std::to_string(lo)
+                                     : "from " + std::to_string(lo) + " to " + std::to_string(hi);
+                throw std::invalid_argument("--" + name + " must be a whole number " + range +
+                                            " (got '" + text + "')");
+            }
+            return *v;
+        };
+        if (!args.count("out")) throw std::invalid_argument("--out FILE is required");
+        o.out = args["out"].as<std::string>();
+        if (o.out.empty()) throw std::invalid_argument("--out must name a file");
+        if (args.count("games")) o.games = number("games", 1, UINT64_MAX);
+        if (args.count("positions")) o.positions = number("positions", 1, UINT64_MAX);
+        if (!o.games && !o.positions)
+            throw std::invalid_argument("give --games N or --positions N (or both)");
+        o.nodes = number("nodes", 1, 1'000'000'000);
+        o.balance_nodes = number("balance-nodes", 1, 1'000'000'000);
+        o.threads = args.count("threads") ? int(number("threads", 1, 1024)) : int(cores);
+        o.seed = number("seed", 0, UINT64_MAX);
+        o.hash_mib = int(number("hash", 1, 65536));
+        if (args.count("eval-file")) {
+            if (auto err = EvalWeights::load(args["eval-file"].as<std::string>(), file_weights))
+                throw std::invalid_argument(*err);
+            o.weights = &file_weights;
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "horizon datagen: " << e.what()
+                  << " (horizon datagen --help lists the flags)\n";
+        return 2;
+    }
+    const bool terminal = is_terminal(stderr);
+    try {
+        Progress progress(std::cerr, terminal ? ProgressMode::REDRAW : ProgressMode::LINES,
+                          o.positions ? "datagen: positions" : "datagen: games",
+                          terminal ? Progress::REDRAW_INTERVAL : std::chrono::seconds(10));
+        DatagenCallbacks callbacks;
+        callbacks.on_resume = [&](const DatagenResume& r) {
+            if (r.dropped_bytes)
+                std::cerr << "datagen: dropped " << r.dropped_bytes
+                          << " bytes of an unfinished game from " << o.out << "\n";
+            if (r.games)
+                std::cerr << "datagen: resuming " << o.out << ": " << r.games << " games, "
+                          << r.positions << " positions already there\n";
+        };
+        callbacks.on_progress = [&](const DatagenProgress& p) { show(progress, o, p); };
+        const DatagenSummary summary = run_datagen(o, callbacks);
+        progress.finish();
+        std::cerr << datagen_summary_text(summary, o.nodes) << std::flush;
+    } catch (const std::exception& e) {
+        std::cerr << "horizon datagen: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace horizon

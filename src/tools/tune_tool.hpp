@@ -1,0 +1,12 @@
+// `horizon tune`: the command line of train/tune (options, and the report it prints).
+#pragma once
+
+#include <iosfwd>
+
+namespace horizon {
+
+int tune_main(int argc, const char* const* argv);
+// The same with the output streams given (results on `out`, progress and errors on `err`).
+int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+} // namespace horizon
