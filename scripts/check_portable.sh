@@ -92,6 +92,23 @@ else
   fail "uci-bench under Wine:"$'\n'"$out"
 fi
 
+# Syzygy tables in a folder whose path has a space, handed over as Windows writes paths.
+tb_dir="$(mktemp -d)/horizon tables"
+mkdir -p "$tb_dir"
+cp "$(dirname "$0")"/../../shared/syzygy/*.rtb[wz] "$tb_dir"/
+win_tb=$(timeout 120 winepath -w "$tb_dir" 2> /dev/null | tr -d '\r')
+krk="8/8/8/8/8/k7/2R5/4K3 w - - 0 1"
+expected=$("$native" tbprobe --syzygy-path "$tb_dir" "$krk" 2> /dev/null)
+got=$(timeout 300 "${wine_cmd[@]}" tbprobe --syzygy-path "$win_tb" "$krk" 2> /dev/null | tr -d '\r' || true)
+said=$(printf 'setoption name SyzygyPath value %s\nquit\n' "$win_tb" |
+  timeout 300 "${wine_cmd[@]}" 2> /dev/null | tr -d '\r' | grep -m1 "Syzygy" || true)
+if [ -n "$expected" ] && [ "$got" = "$expected" ] && [[ $said == *"found 35 WDL and 35 DTZ"* ]]; then
+  pass "Syzygy tables in '$win_tb': '$got', '$said'"
+else
+  fail "Syzygy tables under Wine in '$win_tb': '$got' (native '$expected'), '$said'"
+fi
+rm -rf "$(dirname "$tb_dir")"
+
 echo "=== Linux builds on an emulated Nehalem (QEMU)"
 uci_session "linux-x86-64-v2 on Nehalem" 8 timeout 1200 "${emulated[@]}" build/linux-x86-64-v2/horizon
 status=0

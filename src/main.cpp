@@ -30,7 +30,7 @@ void usage(std::ostream& out) {
         << "  horizon                  run the UCI protocol on stdin/stdout\n"
         << "  horizon --eval-file F    the same, with the weights of file F (as EvalFile)\n"
         << "  horizon perft ...        count move-tree nodes (horizon perft --help)\n"
-        << "  horizon bench [depth [threads]] [--eval-file F]\n"
+        << "  horizon bench [depth [threads]] [--eval-file F] [--syzygy-path P]\n"
         << "                           search the bench positions; prints the node signature\n"
         << "  horizon eval [--eval-file F] [--syzygy-path P] [FEN]\n"
         << "                           the static evaluation, term by term (and the tables' result)\n"

@@ -226,7 +226,7 @@ TEST_CASE("tt: keys that differ only in their low bits are told apart", "[search
     }
 }
 
-TEST_CASE("tt: mate scores are stored relative to the node", "[search]") {
+TEST_CASE("tt: mate and tablebase scores are stored relative to the node", "[search]") {
     TranspositionTable tt(1);
     tt.new_search();
     const Key key = 0x0123456789ABCDEFULL;
@@ -247,12 +247,20 @@ TEST_CASE("tt: mate scores are stored relative to the node", "[search]") {
     REQUIRE(tt.probe(key, 0, d));
     CHECK(d.score == mated_in(5));
 
+    // Tablebase wins and losses are plies from the root too, and move with the node the same.
+    tt.store(key, 4, Move::none(), tb_win_in(4), 0, 4, BOUND_LOWER);
+    REQUIRE(tt.probe(key, 1, d));
+    CHECK(d.score == tb_win_in(1));
+    tt.store(key, 4, Move::none(), tb_loss_in(6), 0, 4, BOUND_UPPER);
+    REQUIRE(tt.probe(key, 7, d));
+    CHECK(d.score == tb_loss_in(9));
+
     // The conversions are inverse for every score possible at a ply (no mate is nearer the
-    // root than the node itself), and leave ordinary scores alone.
+    // root than the node itself), and leave ordinary scores (evaluations) alone.
     for (int ply = 0; ply < MAX_PLY; ply += 7) {
         for (Score s = -(SCORE_MATE - ply); s <= SCORE_MATE - ply; s += 13) {
             CHECK(score_from_tt(score_to_tt(s, ply), ply) == s);
-            if (std::abs(s) < SCORE_MATE_IN_MAX_PLY) CHECK(score_to_tt(s, ply) == s);
+            if (std::abs(s) <= SCORE_EVAL_MAX) CHECK(score_to_tt(s, ply) == s);
         }
         CHECK(score_from_tt(SCORE_NONE, ply) == SCORE_NONE);
     }

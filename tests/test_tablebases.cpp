@@ -5,9 +5,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/position.hpp"
+#include "engine/bench.hpp"
+#include "engine/engine.hpp"
 #include "eval/tablebases.hpp"
 
 #include "support.hpp"
@@ -191,4 +196,116 @@ TEST_CASE("Position::has_repeated: a position twice since the last capture or pa
     CHECK(pos.has_repeated()); // the start position again
     play(E1, F1);
     CHECK(pos.has_repeated()); // still: it stood twice in the stretch
+}
+
+namespace {
+
+struct TableSearch {
+    SearchResult result;
+    std::vector<SearchReport> reports;
+};
+
+TableSearch search_with_tables(Engine& engine, const std::string& fen, int depth) {
+    REQUIRE_FALSE(engine.set_position(fen, {}));
+    SearchLimits limits;
+    limits.depth = depth;
+    TableSearch s;
+    s.result = engine.search_sync(limits, [&](const SearchReport& r) { s.reports.push_back(r); });
+    return s;
+}
+
+// The tables' verdict for the side to move after `m`.
+std::optional<TbWdl> after(const Engine& engine, Move m) {
+    Position pos = engine.position();
+    pos.make_move(m);
+    auto probe = engine.tablebases().probe(pos);
+    return probe ? std::optional<TbWdl>(probe->wdl) : std::nullopt;
+}
+
+} // namespace
+
+TEST_CASE("Search with tables: a won root reports the table's win and keeps it",
+          "[tablebases][search]") {
+    Engine engine;
+    engine.set_syzygy_path(tables_folder());
+    // Without tables Horizon saw an evaluation here (cp 803 at depth 18).
+    const auto s = search_with_tables(engine, "8/8/8/8/8/k7/2R5/4K3 w - - 0 1", 8);
+    CHECK(s.result.score >= SCORE_TB_WIN_IN_MAX_PLY);
+    CHECK(after(engine, s.result.best) == TbWdl::LOSS); // Ra2 or Rb2 would draw
+    REQUIRE_FALSE(s.reports.empty());
+    CHECK(s.reports.back().tbhits.has_value());
+    // The losing side is told so too.
+    const auto lost = search_with_tables(engine, "8/8/8/8/8/k7/2R5/4K3 b - - 0 1", 8);
+    CHECK(lost.result.score <= -SCORE_TB_WIN_IN_MAX_PLY);
+}
+
+TEST_CASE("Search with tables: a drawn root is held, and scores as the draw it is",
+          "[tablebases][search]") {
+    Engine engine;
+    engine.set_syzygy_path(tables_folder());
+    // The wrong bishop for the rook pawn (Horizon said cp 493 at depth 18 without tables).
+    const auto s = search_with_tables(engine, "7k/8/7P/8/8/8/4B3/6K1 w - - 0 1", 10);
+    CHECK(s.result.score == SCORE_DRAW);
+    CHECK(after(engine, s.result.best) == TbWdl::DRAW);
+    // As the defender: every move it may play keeps the draw.
+    const auto d = search_with_tables(engine, "7k/8/7P/8/8/8/4B3/6K1 b - - 0 1", 10);
+    CHECK(d.result.score == SCORE_DRAW);
+    CHECK(after(engine, d.result.best) == TbWdl::DRAW);
+}
+
+TEST_CASE("Search with tables: a found mate outranks a table win", "[tablebases][search]") {
+    Engine engine;
+    engine.set_syzygy_path(tables_folder());
+    const auto s = search_with_tables(engine, "k7/8/1K6/8/8/8/7Q/8 w - - 0 1", 6);
+    CHECK(s.result.score == mate_in(1));
+    Position pos = engine.position();
+    pos.make_move(s.result.best);
+    MoveList replies;
+    generate<GenType::ALL>(pos, replies);
+    CHECK(pos.in_check());
+    CHECK(replies.empty());
+}
+
+TEST_CASE("Search with tables: probes below the root are counted and stored",
+          "[tablebases][search]") {
+    Engine engine;
+    engine.set_syzygy_path(tables_folder());
+    // Five pieces: not in the 3-4 piece tables, until a capture.
+    const auto s = search_with_tables(engine, "8/8/4k3/8/2r5/3P4/2R5/4K3 w - - 0 1", 10);
+    CHECK(s.result.tbhits > 0);
+    CHECK(s.result.best == Move::make(D3, C4)); // takes the rook: a won KRvK
+    CHECK(s.result.score >= SCORE_TB_WIN_IN_MAX_PLY);
+    // Off again: no probes, no table scores.
+    engine.set_syzygy_path("");
+    const auto off = search_with_tables(engine, "8/8/4k3/8/2r5/3P4/2R5/4K3 w - - 0 1", 10);
+    CHECK(off.result.tbhits == 0);
+    CHECK(off.result.score < SCORE_TB_WIN_IN_MAX_PLY);
+    REQUIRE_FALSE(off.reports.empty());
+    CHECK_FALSE(off.reports.back().tbhits.has_value());
+}
+
+TEST_CASE("Search with tables: searchmoves narrow the tables' choice", "[tablebases][search]") {
+    Engine engine;
+    engine.set_syzygy_path(tables_folder());
+    REQUIRE_FALSE(engine.set_position("8/8/8/8/8/k7/2R5/4K3 w - - 0 1", {}));
+    // Only a drawing move and a king move offered: the tables keep the king move.
+    const Move draw = Move::make(C2, A2), king = Move::make(E1, D1);
+    SearchLimits limits;
+    limits.depth = 6;
+    std::optional<Move> best;
+    engine.go(limits, {draw, king}, {nullptr, [&](Move b, Move) { best = b; }});
+    engine.wait();
+    REQUIRE(best);
+    CHECK(*best == king);
+}
+
+TEST_CASE("Bench: the same nodes without tables; with them, its table hits",
+          "[tablebases][search]") {
+    std::ostringstream plain, with_tables;
+    const BenchResult a = run_bench(6, plain);
+    const BenchResult b = run_bench(6, with_tables, 1, nullptr, tables_folder());
+    CHECK(a.tbhits == 0);
+    CHECK(plain.str().find("Table hits") == std::string::npos);
+    CHECK(with_tables.str().find("Table hits: " + std::to_string(b.tbhits)) != std::string::npos);
+    CHECK(with_tables.str().find("Syzygy: found 35 WDL") != std::string::npos);
 }

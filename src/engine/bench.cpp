@@ -55,10 +55,17 @@ const std::string_view BENCH_FENS[] = {
 };
 const int BENCH_FEN_COUNT = int(sizeof(BENCH_FENS) / sizeof(BENCH_FENS[0]));
 
-BenchResult run_bench(int depth, std::ostream& out, int threads, const EvalWeights* weights) {
+BenchResult run_bench(int depth, std::ostream& out, int threads, const EvalWeights* weights,
+                      const std::string& syzygy_path) {
     Engine engine;
     engine.set_threads(threads);
     if (weights) engine.set_weights(*weights);
+    if (!syzygy_path.empty()) {
+        const TbLoad load = engine.set_syzygy_path(syzygy_path);
+        out << "Syzygy: " << load.summary() << "\n";
+        for (const auto& problem : load.problems)
+            out << "Syzygy: " << problem << "\n";
+    }
     BenchResult result;
     SearchLimits limits;
     limits.depth = depth;
@@ -73,6 +80,7 @@ BenchResult run_bench(int depth, std::ostream& out, int threads, const EvalWeigh
         out << "Position " << (i + 1) << "/" << BENCH_FEN_COUNT << ": "
             << move_to_uci(engine.position(), r.best) << " " << r.nodes << " nodes\n";
         result.nodes += r.nodes;
+        result.tbhits += r.tbhits;
     }
     result.ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                     std::chrono::steady_clock::now() - start)
@@ -81,6 +89,7 @@ BenchResult run_bench(int depth, std::ostream& out, int threads, const EvalWeigh
     out << "Nodes/second: "
         << result.nodes * 1000 / std::uint64_t(std::max<std::int64_t>(1, result.ms)) << "\n";
     out << "Total time (ms): " << result.ms << "\n";
+    if (!syzygy_path.empty()) out << "Table hits: " << result.tbhits << "\n";
     // The one-line summary OpenBench reads (the last line of the output).
     out << result.nodes << " nodes "
         << result.nodes * 1000 / std::uint64_t(std::max<std::int64_t>(1, result.ms)) << " nps\n";

@@ -94,8 +94,7 @@ std::vector<Move> Engine::prepare_tables(const std::vector<Move>& searchmoves) {
     search_tables_.probe_depth = tb_config_.probe_depth;
     search_tables_.rule50 = tb_config_.rule50;
     if (!tablebases_.covers(pos_, search_tables_.cardinality)) return searchmoves;
-    const auto ranking =
-        tablebases_.rank_root_moves(pos_, tb_config_.rule50, pos_.has_repeated());
+    const auto ranking = tablebases_.rank_root_moves(pos_, tb_config_.rule50, pos_.has_repeated());
     if (!ranking) return searchmoves;
     MoveList legal;
     generate<GenType::ALL>(pos_, legal);
@@ -111,7 +110,8 @@ std::vector<Move> Engine::prepare_tables(const std::vector<Move>& searchmoves) {
             }
     if (ranked.empty()) return searchmoves;
     int best_rank = ranked[0].second->rank;
-    for (const auto& [m, t] : ranked) best_rank = std::max(best_rank, t->rank);
+    for (const auto& [m, t] : ranked)
+        best_rank = std::max(best_rank, t->rank);
     std::vector<Move> kept;
     for (const auto& [m, t] : ranked) {
         if (t->rank != best_rank) continue;
@@ -174,8 +174,7 @@ void Engine::go(const SearchLimits& limits, const std::vector<Move>& searchmoves
     job_cv_.notify_one();
 }
 
-void Engine::search_thread(SearchLimits limits, std::vector<Move> searchmoves,
-                           SearchCallbacks cb) {
+void Engine::search_thread(SearchLimits limits, std::vector<Move> searchmoves, SearchCallbacks cb) {
     SearchReport last;
     auto report = [&](const SearchReport& r) {
         if (r.multipv == 1) last = r;

@@ -46,7 +46,8 @@ public:
                                             const std::vector<std::string>& moves);
     // Position as a position (the tools): a start position and typed moves played from it,
     // set whole or not at all. The history the position already holds counts for repetitions.
-    std::optional<std::string> set_position(const Position& start, std::span<const Move> moves = {});
+    std::optional<std::string> set_position(const Position& start,
+                                            std::span<const Move> moves = {});
     // Plays one more move on the current position (a tool walking a game calls this at each
     // ply: linear in the game's length). Refused, the position unchanged, when not legal.
     std::optional<std::string> play(Move m);
@@ -128,8 +129,8 @@ private:
     };
     void worker_loop();
     std::thread worker_;
-    std::optional<Job> job_;   // the search go handed over, until the worker takes it
-    bool quit_ = false;        // the worker ends (destructor)
+    std::optional<Job> job_; // the search go handed over, until the worker takes it
+    bool quit_ = false;      // the worker ends (destructor)
     std::condition_variable job_cv_;
     mutable std::mutex mutex_;
     std::condition_variable cv_; // searching_ and the pondering / stop signals changed

@@ -323,7 +323,7 @@ std::optional<TbProbe> Tablebases::probe(const Position& pos) const {
 }
 
 std::optional<TbRanking> Tablebases::rank_root_moves(const Position& pos, bool rule50,
-                                                                   bool repeated) const {
+                                                     bool repeated) const {
     if (!covers(pos)) return std::nullopt;
     const auto p = fathom_position(pos);
     auto moves = std::make_unique<TbRootMoves>();

@@ -107,8 +107,7 @@ public:
     // honouring the fifty-move rule if `rule50`; `repeated`: the game has had a repetition
     // since the last capture or pawn move. The best rank wins fastest or loses slowest. Not to
     // be called by several threads at once.
-    std::optional<TbRanking> rank_root_moves(const Position& pos, bool rule50,
-                                             bool repeated) const;
+    std::optional<TbRanking> rank_root_moves(const Position& pos, bool rule50, bool repeated) const;
 
 private:
     // Whether the position's DTZ table was refused (the library, asked for it, would drop the

@@ -43,6 +43,7 @@ struct SearchResult {
     Score score = 0;
     int depth = 0;
     std::uint64_t nodes = 0;
+    std::uint64_t tbhits = 0;
     std::vector<Move> pv;
 };
 

@@ -15,7 +15,8 @@ void ThreadPool::end_helpers() {
         quit_ = true;
     }
     start_cv_.notify_all();
-    for (auto& t : helpers_) t.join();
+    for (auto& t : helpers_)
+        t.join();
     helpers_.clear();
     quit_ = false;
 }
@@ -23,7 +24,8 @@ void ThreadPool::end_helpers() {
 void ThreadPool::set_count(int n) {
     n = std::max(n, 1);
     end_helpers();
-    while (int(searchers_.size()) > n) searchers_.pop_back();
+    while (int(searchers_.size()) > n)
+        searchers_.pop_back();
     while (int(searchers_.size()) < n)
         searchers_.push_back(std::make_unique<Searcher>(tt_, signals_, int(searchers_.size())));
     results_.assign(searchers_.size(), SearchResult{});
@@ -48,18 +50,21 @@ void ThreadPool::helper_loop(std::size_t index, std::uint64_t done) {
 }
 
 void ThreadPool::clear() {
-    for (auto& s : searchers_) s->clear();
+    for (auto& s : searchers_)
+        s->clear();
 }
 
 std::uint64_t ThreadPool::nodes() const {
     std::uint64_t n = 0;
-    for (const auto& s : searchers_) n += s->nodes();
+    for (const auto& s : searchers_)
+        n += s->nodes();
     return n;
 }
 
 std::uint64_t ThreadPool::tbhits() const {
     std::uint64_t n = 0;
-    for (const auto& s : searchers_) n += s->tbhits();
+    for (const auto& s : searchers_)
+        n += s->tbhits();
     return n;
 }
 
@@ -81,7 +86,8 @@ SearchResult ThreadPool::run(const Position& root, const SearchLimits& limits, T
     context.tables = tables;
     context.total_tbhits = [this] { return tbhits(); };
 
-    for (auto& s : searchers_) s->reset_nodes();
+    for (auto& s : searchers_)
+        s->reset_nodes();
     {
         std::lock_guard lock(mutex_);
         root_ = &root;
@@ -111,6 +117,7 @@ SearchResult ThreadPool::run(const Position& root, const SearchLimits& limits, T
     }
     SearchResult result = results[best];
     result.nodes = nodes();
+    result.tbhits = tbhits();
     result.score = shown_score(tables, result.best, result.score);
     return result;
 }

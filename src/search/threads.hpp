@@ -34,8 +34,7 @@ public:
     SearchResult run(const Position& root, const SearchLimits& limits, TimeManager& time,
                      const std::vector<Move>& searchmoves, int multipv,
                      const std::function<void(const SearchReport&)>& report,
-                     const EvalParams* eval_params = nullptr,
-                     const SearchTables* tables = nullptr);
+                     const EvalParams* eval_params = nullptr, const SearchTables* tables = nullptr);
 
     std::uint64_t nodes() const;
     std::uint64_t tbhits() const;
@@ -57,7 +56,7 @@ private:
     std::uint64_t generation_ = 0; // one more for each search handed to the helpers
     int running_ = 0;              // helpers still searching the current generation
     bool quit_ = false;
-    const Position* root_ = nullptr;         // the current search, for the helpers
+    const Position* root_ = nullptr; // the current search, for the helpers
     const SearchContext* context_ = nullptr;
     std::vector<SearchResult> results_;
 };

@@ -23,13 +23,18 @@ int bench_main(int argc, const char* const* argv) {
         return 0;
     };
     std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
-    std::optional<std::string> eval_file;
+    std::optional<std::string> eval_file, syzygy_path;
     if (auto err = take_eval_file_flag(args, eval_file)) {
         std::cerr << "horizon bench: " << *err << "\n";
         return 2;
     }
+    if (auto err = take_value_flag(args, "--syzygy-path", "a folder", syzygy_path)) {
+        std::cerr << "horizon bench: " << *err << "\n";
+        return 2;
+    }
     if (args.size() > 2) {
-        std::cerr << "usage: horizon bench [depth [threads]] [--eval-file FILE]\n";
+        std::cerr << "usage: horizon bench [depth [threads]] [--eval-file FILE] "
+                     "[--syzygy-path PATH]\n";
         return 2;
     }
     const int depth = args.size() >= 1 ? number(args[0], 1, 64) : BENCH_DEFAULT_DEPTH;
@@ -47,7 +52,7 @@ int bench_main(int argc, const char* const* argv) {
         std::cerr << "horizon bench: " << *err << "\n";
         return 2;
     }
-    run_bench(depth, std::cout, threads, &weights);
+    run_bench(depth, std::cout, threads, &weights, syzygy_path.value_or(""));
     return 0;
 }
 

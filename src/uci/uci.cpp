@@ -434,6 +434,7 @@ std::string UciLoop::format_info(const SearchReport& r, const Position& root, co
     s += " nodes " + std::to_string(r.nodes);
     s += " nps " + std::to_string(ms > 0 ? r.nodes * 1000 / std::uint64_t(ms) : r.nodes);
     s += " hashfull " + std::to_string(r.hashfull);
+    if (r.tbhits) s += " tbhits " + std::to_string(*r.tbhits);
     s += " time " + std::to_string(ms);
     if (!r.pv.empty()) {
         s += " pv";
