@@ -3,7 +3,8 @@
 # include path gets those two and no other header of the build machine (whose C library
 # headers would shadow the target's).
 set(horizon_host_include "/usr/include")
-if(NOT EXISTS "${horizon_host_include}/cxxopts.hpp" OR NOT EXISTS "${horizon_host_include}/nlohmann/json.hpp")
+if(NOT EXISTS "${horizon_host_include}/cxxopts.hpp" OR
+   NOT EXISTS "${horizon_host_include}/nlohmann/json.hpp")
   message(FATAL_ERROR "cxxopts and nlohmann-json headers not found in ${horizon_host_include}. "
                       "Install them with: ${HORIZON_APT_HINT}")
 endif()

@@ -24,7 +24,8 @@ cat "$work/summary"
 # "horizon analyze: 1 games analysed, 0 left out; 83 positions in 8.31 s, 8.20 s (98.7%) of it
 #  in the search"
 tail -n 1 "$work/stderr"
-awk -v s="$start" -v e="$end" 'BEGIN { printf "wall clock of the whole command (start-up included): %.2f s\n", e - s }'
+awk -v s="$start" -v e="$end" \
+  'BEGIN { printf "wall clock of the whole command (start-up included): %.2f s\n", e - s }'
 
 if "$horizon" pgn "$work/annotated.pgn" >/dev/null 2>"$work/readback"; then
     echo "read back by horizon pgn: $(tail -n 1 "$work/readback")"

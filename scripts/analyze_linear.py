@@ -9,9 +9,10 @@ one `ENGINE analyze PART.pgn --nodes N --threads 1 -o /dev/null` on a file holdi
 `--copies` times (so that the time is well above the process's start-up), timed by the
 processor time it used (user + system: steadier than the wall clock on a machine that others
 use too); with OTHER the two engines take turns run by run, so a change in the machine's load
-falls on both alike. The start-up (the same command on the game's start position alone, no move) is taken
-off, and what is left is divided by the plies: medians of the runs, in ms per ply. Linear: the
-time per ply stays flat as the game grows; quadratic: it grows with the length. (The game's
+falls on both alike. The start-up (the same command on the game's start position alone, no
+move) is taken off, and what is left is divided by the plies: medians of the runs, in ms per
+ply. Linear: the time per ply stays flat as the game grows; quadratic: it grows with the
+length. (The game's
 later positions, an ending, are searched faster than its first ones, so the time per ply of a
 linear walk falls a little; with OTHER, the last column, OTHER's time per ply less ENGINE's,
 shows the difference of the two walks alone.)

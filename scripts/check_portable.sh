@@ -66,11 +66,12 @@ uci_session() {
   echo quit >&"$to" 2> /dev/null || true
   local status=0
   wait "$pid" || status=$?
-  if [ $ok = 1 ] && [[ $played =~ ^bestmove\ [a-h][1-8][a-h][1-8][qrbn]?( |$) ]] && [ $status = 0 ] &&
-    [ $cr_lines = 0 ]; then
+  if [ $ok = 1 ] && [[ $played =~ ^bestmove\ [a-h][1-8][a-h][1-8][qrbn]?( |$) ]] &&
+    [ $status = 0 ] && [ $cr_lines = 0 ]; then
     pass "$what: uci, isready, position, go depth $depth -> '$played', quit (status 0)"
   else
-    fail "$what: UCI session (last reply '$reply', exit status $status, $cr_lines lines ending in CR)"
+    fail "$what: UCI session (last reply '$reply', exit status $status," \
+      "$cr_lines lines ending in CR)"
   fi
 }
 
@@ -99,10 +100,12 @@ cp "$(dirname "$0")"/../../shared/syzygy/*.rtb[wz] "$tb_dir"/
 win_tb=$(timeout 120 winepath -w "$tb_dir" 2> /dev/null | tr -d '\r')
 krk="8/8/8/8/8/k7/2R5/4K3 w - - 0 1"
 expected=$("$native" tbprobe --syzygy-path "$tb_dir" "$krk" 2> /dev/null)
-got=$(timeout 300 "${wine_cmd[@]}" tbprobe --syzygy-path "$win_tb" "$krk" 2> /dev/null | tr -d '\r' || true)
+got=$(timeout 300 "${wine_cmd[@]}" tbprobe --syzygy-path "$win_tb" "$krk" 2> /dev/null |
+  tr -d '\r' || true)
 said=$(printf 'setoption name SyzygyPath value %s\nquit\n' "$win_tb" |
   timeout 300 "${wine_cmd[@]}" 2> /dev/null | tr -d '\r' | grep -m1 "Syzygy" || true)
-if [ -n "$expected" ] && [ "$got" = "$expected" ] && [[ $said == *"found 35 WDL and 35 DTZ"* ]]; then
+if [ -n "$expected" ] && [ "$got" = "$expected" ] &&
+  [[ $said == *"found 35 WDL and 35 DTZ"* ]]; then
   pass "Syzygy tables in '$win_tb': '$got', '$said'"
 else
   fail "Syzygy tables under Wine in '$win_tb': '$got' (native '$expected'), '$said'"
@@ -110,7 +113,8 @@ fi
 rm -rf "$(dirname "$tb_dir")"
 
 echo "=== Linux builds on an emulated Nehalem (QEMU)"
-uci_session "linux-x86-64-v2 on Nehalem" 8 timeout 1200 "${emulated[@]}" build/linux-x86-64-v2/horizon
+uci_session "linux-x86-64-v2 on Nehalem" 8 timeout 1200 "${emulated[@]}" \
+  build/linux-x86-64-v2/horizon
 status=0
 out=$(timeout 300 "${emulated[@]}" build/linux-x86-64-v3/horizon < /dev/null 2>&1) || status=$?
 lines=$(printf '%s\n' "$out" | grep -c .)

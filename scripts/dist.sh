@@ -109,7 +109,10 @@ done
 # figure FILE KEY: the number after "KEY: " in FILE's output
 figure() { tr -d '\r' < "$1" | awk -v key="$2" 'index($0, key ": ") == 1 && !n++ { print $NF }'; }
 percent() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", 100 * a / b }'; }
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+median() {
+  sort -n | awk '{ v[NR] = $1 }
+    END { print (NR % 2) ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

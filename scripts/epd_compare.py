@@ -6,7 +6,7 @@ Every engine runs through `horizon epd`: Horizon itself, and the others with `--
 (Horizon drives them over UCI: ucinewgame, position fen, go movetime; Threads and Hash set),
 so that all answers are judged by the same code (bm, am and dm; moves in SAN).
 
-    scripts/epd_compare.py                                 # WAC, 1000 ms, Horizon/Stockfish/Glaurung
+    scripts/epd_compare.py                          # WAC, 1000 ms, Horizon/Stockfish/Glaurung
     scripts/epd_compare.py --movetime 200 --first 20       # a quick look
     scripts/epd_compare.py --engine toga=/usr/games/toga2  # more (or other) engines
 

@@ -37,14 +37,16 @@ mkdir -p "$out"
 openings="$root/../shared/openings/random8-balanced.epd"
 
 case $opponent in
-  sf[0-9]*) opp=(cmd=/usr/games/stockfish name="Stockfish-${opponent#sf}" option.UCI_LimitStrength=true
-                 option.UCI_Elo="${opponent#sf}" option.Threads=1 option.Hash=16) ;;
+  sf[0-9]*) opp=(cmd=/usr/games/stockfish name="Stockfish-${opponent#sf}"
+                 option.UCI_LimitStrength=true option.UCI_Elo="${opponent#sf}" option.Threads=1
+                 option.Hash=16) ;;
   stockfish) opp=(cmd=/usr/games/stockfish name=Stockfish option.Threads=1 option.Hash=16) ;;
   glaurung) opp=(cmd=/usr/games/glaurung name=Glaurung option.Threads=1) ;;
   toga2) opp=(cmd=/usr/games/toga2 name=Toga2) ;;
   gnuchess) opp=(cmd=/usr/games/gnuchess args=--uci name=GNUChess option.OwnBook=false) ;;
   ethereal) opp=(cmd=/usr/games/ethereal-chess name=Ethereal option.Threads=1) ;;
-  horizon:*) cp "${opponent#horizon:}" "$out/horizon-base"; opp=(cmd="$out/horizon-base" name=Horizon-base) ;;
+  horizon:*) cp "${opponent#horizon:}" "$out/horizon-base"
+             opp=(cmd="$out/horizon-base" name=Horizon-base) ;;
   *) echo "unknown opponent $opponent" >&2; exit 2 ;;
 esac
 
@@ -76,10 +78,12 @@ read -r illegal forfeit opp_forfeit stall < <(awk '
     else if (mine) st++
   }
   END { print ill+0, tf+0, otf+0, st+0 }' "$out/games.pgn")
-warnings=$(grep -i "warn" "$out/fastchess.out" "$out/fastchess.log" 2>/dev/null | grep -ci "from Horizon" || true)
+warnings=$(grep -i "warn" "$out/fastchess.out" "$out/fastchess.log" 2>/dev/null |
+  grep -ci "from Horizon" || true)
 played=$(grep -c '^\[Result ' "$out/games.pgn" || true)
 echo "games played: $played (fastchess exit $rc)"
-echo "Horizon: illegal moves: $illegal, time forfeits: $forfeit, disconnects/stalls: $stall, fastchess warnings: $warnings"
+echo "Horizon: illegal moves: $illegal, time forfeits: $forfeit, disconnects/stalls: $stall," \
+  "fastchess warnings: $warnings"
 echo "opponent time forfeits: $opp_forfeit"
 echo "details: $out"
 [ "$illegal$forfeit$stall$warnings" = "0000" ]

@@ -88,4 +88,5 @@ else
 fi
 echo "--- $out"
 grep -E "Elo:|LLR|Ptnml|Games:|H1 was accepted|H0 was accepted" "$out/fastchess.out" | tail -6
-grep -ciE "illegal|loses on time|disconnect|stall" "$out/games.pgn" | sed 's/^/abnormal endings: /' || true
+grep -ciE "illegal|loses on time|disconnect|stall" "$out/games.pgn" |
+  sed 's/^/abnormal endings: /' || true

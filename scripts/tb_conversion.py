@@ -131,8 +131,8 @@ def main():
                              args.tc, os.path.join(work, f"won-{len(extra)}.pgn"),
                              args.concurrency)
         drawn, issues_d = play(args.fastchess, stockfish, horizon, sets["drawn"],
-                               args.positions, args.tc, os.path.join(work, f"drawn-{len(extra)}.pgn"),
-                               args.concurrency)
+                               args.positions, args.tc,
+                               os.path.join(work, f"drawn-{len(extra)}.pgn"), args.concurrency)
         converted = won.count("1-0")
         lost = drawn.count("1-0")
         print(f"{label}: won positions converted {converted}/{len(won)} "

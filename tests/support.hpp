@@ -40,15 +40,26 @@ inline Bitboard reference_attackers(const Position& pos, Square s, Color by, Bit
         if (p == NO_PIECE || color_of(p) != by || !(occ & square_bb(from))) continue;
         Bitboard att = 0;
         switch (type_of(p)) {
-        case PAWN: att = pawn_attacks(by, from); break;
-        case KNIGHT: att = knight_attacks(from); break;
-        case BISHOP: att = attacks::slow_bishop_attacks(from, occ); break;
-        case ROOK: att = attacks::slow_rook_attacks(from, occ); break;
+        case PAWN:
+            att = pawn_attacks(by, from);
+            break;
+        case KNIGHT:
+            att = knight_attacks(from);
+            break;
+        case BISHOP:
+            att = attacks::slow_bishop_attacks(from, occ);
+            break;
+        case ROOK:
+            att = attacks::slow_rook_attacks(from, occ);
+            break;
         case QUEEN:
             att = attacks::slow_bishop_attacks(from, occ) | attacks::slow_rook_attacks(from, occ);
             break;
-        case KING: att = king_attacks(from); break;
-        default: break;
+        case KING:
+            att = king_attacks(from);
+            break;
+        default:
+            break;
         }
         if (att & square_bb(s)) result |= square_bb(from);
     }
@@ -180,7 +191,8 @@ inline ShellRun run_horizon(const std::string& args, bool stderr_too = true) {
     Subprocess p({"/bin/sh", "-c", std::string("'") + HORIZON_BINARY + "' " + args + redirect});
     p.close_stdin();
     ShellRun r;
-    while (auto line = p.read_line(60s)) r.output += *line + "\n";
+    while (auto line = p.read_line(60s))
+        r.output += *line + "\n";
     r.status = p.wait(10s);
     return r;
 }

@@ -530,7 +530,8 @@ TEST_CASE("epd: the Win at Chess suite is all there and readable", "[epd]") {
     for (std::size_t i = 0; i < entries->size(); ++i) {
         const EpdEntry& e = (*entries)[i];
         const std::string number = std::to_string(i + 1);
-        CHECK(e.id == "WAC." + std::string(3 - std::min<std::size_t>(3, number.size()), '0') + number);
+        CHECK(e.id ==
+              "WAC." + std::string(3 - std::min<std::size_t>(3, number.size()), '0') + number);
         std::string error;
         const auto t = make_epd_test(e, error);
         INFO(e.id << ": " << error);

@@ -23,7 +23,7 @@ template <class Fn> void for_each_subset(Bitboard mask, Fn fn) {
 }
 
 // Random occupancies of three densities: sparse, about half, dense.
-Bitboard random_occupancy(std::mt19937_64 &rng, int kind) {
+Bitboard random_occupancy(std::mt19937_64& rng, int kind) {
     switch (kind % 3) {
     case 0:
         return rng() & rng() & rng();
@@ -49,7 +49,7 @@ int rank_distance(Square a, Square b) { return std::abs(rank_of(a) - rank_of(b))
 struct Mismatch {
     int count = 0;
     std::string first;
-    void note(const std::string &what, Square s, Bitboard occ, Bitboard got, Bitboard want) {
+    void note(const std::string& what, Square s, Bitboard occ, Bitboard got, Bitboard want) {
         if (count++ == 0)
             first = what + " on " + square_name(s) + " occ=" + std::to_string(occ) + " got " +
                     std::to_string(got) + " want " + std::to_string(want);
@@ -77,8 +77,8 @@ TEST_CASE("magic slider lookups equal the reference on every relevant occupancy"
     Mismatch rook, bishop;
     for (int i = 0; i < SQUARE_NB; ++i) {
         const Square s = Square(i);
-        const auto &re = attacks::ROOK_ENTRIES[s];
-        const auto &be = attacks::BISHOP_ENTRIES[s];
+        const auto& re = attacks::ROOK_ENTRIES[s];
+        const auto& be = attacks::BISHOP_ENTRIES[s];
         for_each_subset(re.mask, [&](Bitboard occ) {
             const Bitboard got = re.magic_lookup(occ), want = attacks::slow_rook_attacks(s, occ);
             if (got != want) rook.note("rook magic", s, occ, got, want);
@@ -146,8 +146,8 @@ TEST_CASE("PEXT slider lookups equal the reference", "[attacks][pext]") {
     Mismatch mm;
     for (int i = 0; i < SQUARE_NB; ++i) {
         const Square s = Square(i);
-        const auto &re = attacks::ROOK_ENTRIES[s];
-        const auto &be = attacks::BISHOP_ENTRIES[s];
+        const auto& re = attacks::ROOK_ENTRIES[s];
+        const auto& be = attacks::BISHOP_ENTRIES[s];
         for_each_subset(re.mask, [&](Bitboard occ) {
             const Bitboard got = re.pext_lookup(occ), want = attacks::slow_rook_attacks(s, occ);
             if (got != want) mm.note("rook pext", s, occ, got, want);
@@ -270,7 +270,7 @@ TEST_CASE("line_bb on hand-picked squares", "[attacks]") {
 TEST_CASE("between_bb and line_bb agree with geometry for every pair", "[attacks]") {
     int failures = 0;
     std::string first;
-    auto fail = [&](const std::string &what) {
+    auto fail = [&](const std::string& what) {
         if (failures++ == 0) first = what;
     };
     for (int i = 0; i < SQUARE_NB; ++i) {

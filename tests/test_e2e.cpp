@@ -32,7 +32,8 @@ long long ms_since(Clock::time_point t0) {
 std::vector<std::string> tokens(const std::string& line) {
     std::istringstream in(line);
     std::vector<std::string> out;
-    for (std::string t; in >> t;) out.push_back(t);
+    for (std::string t; in >> t;)
+        out.push_back(t);
     return out;
 }
 
@@ -72,7 +73,8 @@ Position start_position() {
 
 Position after_moves(const std::vector<std::string>& moves) {
     Position p = start_position();
-    for (const auto& m : moves) p.make_move(*parse_uci_move(p, m));
+    for (const auto& m : moves)
+        p.make_move(*parse_uci_move(p, m));
     return p;
 }
 
@@ -219,9 +221,9 @@ TEST_CASE("e2e: end of input during a search exits with status 0", "[e2e]") {
 TEST_CASE("e2e: tiny - zero and odd clocks still give a legal move", "[e2e]") {
     EngineProcess e;
     e.send("position startpos");
-    for (const char* go : {"go wtime 30 btime 30", "go wtime 0 btime 0", "go wtime -5 btime 100",
-                           "go wtime 1 btime 1 winc 0", "go btime 1000",
-                           "go wtime 1000 movestogo 1"}) {
+    for (const char* go :
+         {"go wtime 30 btime 30", "go wtime 0 btime 0", "go wtime -5 btime 100",
+          "go wtime 1 btime 1 winc 0", "go btime 1000", "go wtime 1000 movestogo 1"}) {
         INFO(go);
         e.send(go);
         const auto best = e.p.wait_for("bestmove", 10s);
@@ -260,8 +262,7 @@ std::string final_evaluation_line(const std::string& output) {
 
 } // namespace
 
-TEST_CASE("e2e: --eval-file sets the weights of eval, bench and the UCI loop",
-          "[e2e][evalfile]") {
+TEST_CASE("e2e: --eval-file sets the weights of eval, bench and the UCI loop", "[e2e][evalfile]") {
     test::TempDir dir;
     nlohmann::json changed = builtin_config();
     changed["eval"]["tempo"] = nlohmann::json::array({{60, 40}});
@@ -295,7 +296,8 @@ TEST_CASE("e2e: --eval-file sets the weights of eval, bench and the UCI loop",
         const ShellRun r = run_horizon(args);
         INFO(r.output);
         CHECK(r.status == 2);
-        for (const auto& w : words) CHECK(r.output.find(w) != std::string::npos);
+        for (const auto& w : words)
+            CHECK(r.output.find(w) != std::string::npos);
         CHECK(r.output.find("Final evaluation") == std::string::npos);
         CHECK(r.output.find("uciok") == std::string::npos);
     }

@@ -37,15 +37,15 @@ TEST_CASE("Engine: a start position and typed moves give what the text form give
     const auto moves = typed(start, texts);
     REQUIRE_FALSE(by_moves.set_position(start, moves));
     REQUIRE_FALSE(by_play.set_position(start));
-    for (Move m : moves) REQUIRE_FALSE(by_play.play(m));
+    for (Move m : moves)
+        REQUIRE_FALSE(by_play.play(m));
     CHECK(by_moves.position().fen() == by_text.position().fen());
     CHECK(by_moves.position().key() == by_text.position().key());
     CHECK(by_play.position().fen() == by_text.position().fen());
     CHECK(by_play.position().key() == by_text.position().key());
 }
 
-TEST_CASE("Engine: moves handed over as positions keep the history for repetitions",
-          "[engine]") {
+TEST_CASE("Engine: moves handed over as positions keep the history for repetitions", "[engine]") {
     Position start;
     REQUIRE_FALSE(start.set_fen(Position::START_FEN));
     const auto moves = typed(start, {"g1f3", "g8f6", "f3g1", "f6g8"});
@@ -60,8 +60,7 @@ TEST_CASE("Engine: moves handed over as positions keep the history for repetitio
     CHECK(fresh.position().is_repetition(0));
 }
 
-TEST_CASE("Engine: an illegal typed move is refused and the last good position kept",
-          "[engine]") {
+TEST_CASE("Engine: an illegal typed move is refused and the last good position kept", "[engine]") {
     Position start;
     REQUIRE_FALSE(start.set_fen(Position::START_FEN));
     Engine engine;

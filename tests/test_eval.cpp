@@ -49,7 +49,8 @@ std::string mirror_fen(const std::string& fen) {
     REQUIRE(ranks.size() == 8);
     std::string placement;
     for (int r = 7; r >= 0; --r) {
-        for (char c : ranks[std::size_t(r)]) placement += swap_case(c);
+        for (char c : ranks[std::size_t(r)])
+            placement += swap_case(c);
         if (r) placement += '/';
     }
     const std::string side = f[1] == "w" ? "b" : "w";
@@ -57,7 +58,8 @@ std::string mirror_fen(const std::string& fen) {
     if (f[2] != "-") {
         // White's rights (upper case) first, as FEN writes them.
         std::string upper, lower;
-        for (char c : f[2]) (std::islower(static_cast<unsigned char>(c)) ? upper : lower) += swap_case(c);
+        for (char c : f[2])
+            (std::islower(static_cast<unsigned char>(c)) ? upper : lower) += swap_case(c);
         castling = upper + lower;
     }
     std::string ep = f[3];
@@ -115,7 +117,8 @@ TEST_CASE("eval: the mirror helper builds legal mirrored FENs", "[eval]") {
     CHECK(mirror_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1") ==
           "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1");
     CHECK(mirror_fen("4k3/8/8/8/8/8/8/4K2R w K - 3 9") == "4k2r/8/8/8/8/8/8/4K3 b k - 3 9");
-    for (const auto& fen : EXTRA_FENS) CHECK(mirror_fen(mirror_fen(fen)) == fen);
+    for (const auto& fen : EXTRA_FENS)
+        CHECK(mirror_fen(mirror_fen(fen)) == fen);
 }
 
 TEST_CASE("eval: evaluation is colour symmetric", "[eval]") {
@@ -229,7 +232,8 @@ TEST_CASE("eval: to_json round-trips", "[eval]") {
 
     // Arbitrary weights survive the trip too.
     EvalParams p;
-    for (int i = 0; i < WEIGHT_COUNT; ++i) p.weights[std::size_t(i)] = Weight{i * 7 - 50, 300 - i * 3};
+    for (int i = 0; i < WEIGHT_COUNT; ++i)
+        p.weights[std::size_t(i)] = Weight{i * 7 - 50, 300 - i * 3};
     EvalParams back;
     REQUIRE_FALSE(EvalParams::from_json(p.to_json(), back));
     for (int i = 0; i < WEIGHT_COUNT; ++i) {
@@ -254,7 +258,8 @@ TEST_CASE("eval: the trace adds up to evaluate()", "[eval]") {
         const Score e = evaluate(pos);
         CHECK(stm_view == e);
         CHECK(white_view == (pos.side_to_move() == WHITE ? e : -e));
-        for (int t = 0; t < TERM_COUNT; ++t) CHECK(trace.find(TERM_NAMES[t]) != std::string::npos);
+        for (int t = 0; t < TERM_COUNT; ++t)
+            CHECK(trace.find(TERM_NAMES[t]) != std::string::npos);
         black_to_move += pos.side_to_move() == BLACK;
 
         // The trace's feature counts, weighted, tapered and scaled, give the same score.
@@ -267,7 +272,8 @@ TEST_CASE("eval: the trace adds up to evaluate()", "[eval]") {
 
     // With other weights, the trace and evaluate() still agree.
     EvalParams doubled = default_eval_params();
-    for (auto& wt : doubled.weights) wt = Weight{wt.mg * 2, wt.eg * 3};
+    for (auto& wt : doubled.weights)
+        wt = Weight{wt.mg * 2, wt.eg * 3};
     doubled.seal();
     const Position pos = from_fen(EXTRA_FENS[1]);
     CHECK(final_numbers(format_trace(pos, doubled)).second == evaluate(pos, doubled));
@@ -326,7 +332,8 @@ TEST_CASE("eval: colour symmetry and trace agreement over thousands of positions
     CHECK(checked == 3000);
 }
 
-TEST_CASE("eval: the pawn hash gives what a fresh evaluation gives, also after new weights", "[eval]") {
+TEST_CASE("eval: the pawn hash gives what a fresh evaluation gives, also after new weights",
+          "[eval]") {
     PawnCache cache;
     const Position pos = from_fen(EXTRA_FENS[1]);
     const Score before = evaluate(pos, default_eval_params(), &cache);
@@ -361,8 +368,9 @@ TEST_CASE("eval: dead draws are 0 and drawish endings are scaled down", "[eval]"
     // A minor piece and a pawn against a minor piece: drawn, whichever minors. The first is
     // from a match against Glaurung in which Horizon, with a knight and the e-pawn against a
     // bishop, scored its winning chances at more than a pawn and traded into that ending.
-    for (const char* fen : {"8/8/8/4p3/2B5/5k2/3K1n2/8 w - - 0 71", "8/8/3b4/8/3N4/4p3/4K3/6k1 w - - 0 1",
-                            "8/2k5/8/2b5/8/3PB3/4K3/8 b - - 0 1", "8/2k5/8/2n5/8/3PB3/4K3/8 b - - 0 1"}) {
+    for (const char* fen :
+         {"8/8/8/4p3/2B5/5k2/3K1n2/8 w - - 0 71", "8/8/3b4/8/3N4/4p3/4K3/6k1 w - - 0 1",
+          "8/2k5/8/2b5/8/3PB3/4K3/8 b - - 0 1", "8/2k5/8/2n5/8/3PB3/4K3/8 b - - 0 1"}) {
         INFO(fen);
         const EvalTrace t = trace_evaluation(from_fen(fen));
         CHECK(t.scale[WHITE] <= 16);
@@ -489,8 +497,7 @@ TEST_CASE("eval: a weights file with anything wrong is refused whole - naming th
     check_refused(wdl_string, "\"a\"");
 }
 
-TEST_CASE("eval: weights files load from disk and refuse what cannot be read",
-          "[eval][weights]") {
+TEST_CASE("eval: weights files load from disk and refuse what cannot be read", "[eval][weights]") {
     test::TempDir dir;
     EvalWeights sentinel;
     sentinel.params.weights[5] = Weight{999, 999};

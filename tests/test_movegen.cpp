@@ -27,11 +27,11 @@ using namespace horizon::test;
 
 namespace {
 
-std::string perft_path(const std::string &file) {
+std::string perft_path(const std::string& file) {
     return std::string(HORIZON_SOURCE_DIR) + "/perft/" + file;
 }
 
-std::vector<EpdPerftEntry> load_epd(const std::string &file) {
+std::vector<EpdPerftEntry> load_epd(const std::string& file) {
     std::vector<std::string> errors;
     auto entries = read_perft_suite(perft_path(file), errors);
     INFO("reading " << perft_path(file) << ": " << (errors.empty() ? "" : errors[0]));
@@ -39,7 +39,7 @@ std::vector<EpdPerftEntry> load_epd(const std::string &file) {
     return std::move(*entries);
 }
 
-template <GenType T> std::vector<std::uint16_t> sorted_moves(const Position &pos) {
+template <GenType T> std::vector<std::uint16_t> sorted_moves(const Position& pos) {
     MoveList list;
     generate<T>(pos, list);
     std::vector<std::uint16_t> out;
@@ -49,25 +49,25 @@ template <GenType T> std::vector<std::uint16_t> sorted_moves(const Position &pos
     return out;
 }
 
-bool reference_attacked(const Position &pos, Square s, Color by, Bitboard occ) {
+bool reference_attacked(const Position& pos, Square s, Color by, Bitboard occ) {
     return reference_attackers(pos, s, by, occ) != 0;
 }
 
-Bitboard board_occupancy(const Position &pos) {
+Bitboard board_occupancy(const Position& pos) {
     Bitboard occ = 0;
     for (int i = 0; i < SQUARE_NB; ++i)
         if (pos.piece_on(Square(i)) != NO_PIECE) occ |= square_bb(Square(i));
     return occ;
 }
 
-Square find_king(const Position &pos, Color c) {
+Square find_king(const Position& pos, Color c) {
     for (int i = 0; i < SQUARE_NB; ++i)
         if (pos.piece_on(Square(i)) == make_piece(c, KING)) return Square(i);
     return NO_SQUARE;
 }
 
 // After make_move, is the side that just moved safe?
-bool mover_king_safe(const Position &after) {
+bool mover_king_safe(const Position& after) {
     const Color mover = ~after.side_to_move();
     return !reference_attacked(after, find_king(after, mover), ~mover, board_occupancy(after));
 }
@@ -85,7 +85,7 @@ Bitboard rank_span(Square a, Square b) {
 // make/unmake and a reference attack test. Castling follows the rules as written: the
 // squares the king and rook cross are empty, the king is not in check and crosses no
 // attacked square, and the final position is legal.
-std::vector<std::uint16_t> reference_moves(Position &pos) {
+std::vector<std::uint16_t> reference_moves(Position& pos) {
     const Color us = pos.side_to_move(), them = ~us;
     const Bitboard occ = board_occupancy(pos);
     std::vector<Move> pseudo;
@@ -184,7 +184,7 @@ std::vector<std::uint16_t> reference_moves(Position &pos) {
 }
 
 // All the per-position generation checks.
-void check_generation(Position &pos, Failures &fail, int &in_check_positions) {
+void check_generation(Position& pos, Failures& fail, int& in_check_positions) {
     const std::string fen = pos.fen();
     const auto all = sorted_moves<GenType::ALL>(pos);
     const auto noisy = sorted_moves<GenType::NOISY>(pos);
@@ -234,11 +234,11 @@ void check_generation(Position &pos, Failures &fail, int &in_check_positions) {
 TEST_CASE("generation modes and the reference generator on suite positions", "[movegen]") {
     Failures fail;
     int positions = 0, in_check = 0;
-    auto visit = [&](Position &pos) {
+    auto visit = [&](Position& pos) {
         ++positions;
         check_generation(pos, fail, in_check);
     };
-    auto visit_with_children = [&](const std::string &fen, bool chess960) {
+    auto visit_with_children = [&](const std::string& fen, bool chess960) {
         Position pos = position_from(fen, chess960);
         visit(pos);
         MoveList list;
@@ -249,11 +249,11 @@ TEST_CASE("generation modes and the reference generator on suite positions", "[m
             pos.unmake_move(m);
         }
     };
-    for (const auto &e : load_epd("standard.epd"))
+    for (const auto& e : load_epd("standard.epd"))
         visit_with_children(e.fen, false);
-    for (const auto &e : load_epd("cpw.epd"))
+    for (const auto& e : load_epd("cpw.epd"))
         visit_with_children(e.fen, false);
-    for (const auto &e : load_epd("chess960-tricky.epd"))
+    for (const auto& e : load_epd("chess960-tricky.epd"))
         visit_with_children(e.fen, true);
     const auto c960 = load_epd("chess960.epd");
     for (std::size_t i = 0; i < c960.size(); i += 8)
@@ -278,7 +278,7 @@ TEST_CASE("generation modes and the reference generator along random games", "[m
     Failures fail;
     int positions = 0, in_check = 0;
     for (int game = 0; game < 60; ++game) {
-        const auto &start = starts[game % starts.size()];
+        const auto& start = starts[game % starts.size()];
         Position pos = position_from(start.first, start.second);
         for (int ply = 0; ply < 120; ++ply) {
             ++positions;
@@ -340,13 +340,13 @@ namespace {
 
 // Checks every position of a suite at every depth up to max_depth whose expected count is
 // at most max_count. Returns the number of (position, depth) checks made.
-int check_perft_file(const std::string &file, std::size_t expected_positions, int max_depth,
+int check_perft_file(const std::string& file, std::size_t expected_positions, int max_depth,
                      std::uint64_t max_count, bool chess960) {
     const auto entries = load_epd(file);
     REQUIRE(entries.size() == expected_positions);
     Failures fail;
     int checks = 0;
-    for (const auto &e : entries) {
+    for (const auto& e : entries) {
         Position pos = position_from(e.fen, chess960);
         const std::string fen_before = pos.fen();
         const Key key_before = pos.key();
@@ -407,14 +407,14 @@ TEST_CASE("perft leaves the position unchanged and perft_divide sums to perft", 
         {"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 3, 9467},
         {"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3, 62379},
     };
-    for (const auto &c : cases) {
+    for (const auto& c : cases) {
         INFO(c.fen);
         Position pos = position_from(c.fen);
         const std::string fen = pos.fen();
         const Key key = pos.key();
         const auto divide = perft_divide(pos, c.depth);
         std::uint64_t sum = 0;
-        for (const auto &[m, n] : divide)
+        for (const auto& [m, n] : divide)
             sum += n;
         CHECK(sum == c.expected);
         CHECK(perft(pos, c.depth) == c.expected);
@@ -422,12 +422,12 @@ TEST_CASE("perft leaves the position unchanged and perft_divide sums to perft", 
         CHECK(pos.key() == key);
         // One entry per legal root move, each move once.
         std::vector<std::uint16_t> roots;
-        for (const auto &[m, n] : divide)
+        for (const auto& [m, n] : divide)
             roots.push_back(m.raw());
         std::sort(roots.begin(), roots.end());
         CHECK(roots == sorted_moves<GenType::ALL>(pos));
         // Each entry is the perft of the child.
-        for (const auto &[m, n] : divide) {
+        for (const auto& [m, n] : divide) {
             pos.make_move(m);
             const std::uint64_t child = perft(pos, c.depth - 1);
             pos.unmake_move(m);
@@ -490,10 +490,11 @@ TEST_CASE("run_perft_suite reports passes, failures and unreadable files", "[per
     CHECK(r.positions == 0);
 }
 
-TEST_CASE("is_surely_legal: never a move the generator lacks; every plain legal move when not in check",
-          "[movegen]") {
+TEST_CASE(
+    "is_surely_legal: never a move the generator lacks; every plain legal move when not in check",
+    "[movegen]") {
     long long accepted = 0, missed = 0;
-    auto check_all_encodings = [&](Position &pos) {
+    auto check_all_encodings = [&](Position& pos) {
         MoveList legal;
         generate<GenType::ALL>(pos, legal);
         // Every 16-bit encoding: what it accepts is legal.
@@ -510,7 +511,7 @@ TEST_CASE("is_surely_legal: never a move the generator lacks; every plain legal 
                 if (m.type() == NORMAL && !pos.is_surely_legal(m)) ++missed;
     };
     int positions = 0;
-    for (const auto &e : load_epd("standard.epd")) {
+    for (const auto& e : load_epd("standard.epd")) {
         Position pos = position_from(e.fen);
         check_all_encodings(pos);
         MoveList list;

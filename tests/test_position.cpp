@@ -23,22 +23,21 @@ namespace {
 
 const std::string KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
-
 // The moves of `pos` whose UCI text is `uci`; REQUIREs that exactly one exists.
-Move legal_move(const Position &pos, const std::string &uci) {
+Move legal_move(const Position& pos, const std::string& uci) {
     const auto m = parse_uci_move(pos, uci);
     INFO("move " << uci << " in " << pos.fen());
     REQUIRE(m.has_value());
     return *m;
 }
 
-void play(Position &pos, std::initializer_list<const char *> moves) {
-    for (const char *uci : moves)
+void play(Position& pos, std::initializer_list<const char*> moves) {
+    for (const char* uci : moves)
         pos.make_move(legal_move(pos, uci));
 }
 
 // Checkers worked out from the board array and the reference slider attacks only.
-Bitboard reference_checkers(const Position &pos) {
+Bitboard reference_checkers(const Position& pos) {
     const Color us = pos.side_to_move();
     Square ksq = NO_SQUARE;
     Bitboard occ = 0;
@@ -51,7 +50,7 @@ Bitboard reference_checkers(const Position &pos) {
 }
 
 // The piece bitboards agree with the board array.
-bool bitboards_match_board(const Position &pos) {
+bool bitboards_match_board(const Position& pos) {
     for (Color c : {WHITE, BLACK}) {
         for (int pt = PAWN; pt <= KING; ++pt) {
             Bitboard from_board = 0;
@@ -66,7 +65,7 @@ bool bitboards_match_board(const Position &pos) {
 }
 
 // Collects the first failure and a count; the test asserts the count once.
-bool gives_check_matches(Position &pos, Move m) {
+bool gives_check_matches(Position& pos, Move m) {
     const bool predicted = pos.gives_check(m);
     pos.make_move(m);
     const bool actual = pos.in_check();
@@ -103,7 +102,7 @@ TEST_CASE("FEN round trip on canonical FENs", "[position][fen]") {
         "8/P7/8/8/8/8/7p/K6k b - - 0 60",
         "4k3/8/8/8/8/8/4q3/4K3 w - - 7 45",
     };
-    for (const auto &fen : fens) {
+    for (const auto& fen : fens) {
         Position pos;
         const auto err = pos.set_fen(fen);
         INFO("FEN: " << fen << "  error: " << (err ? err->message : std::string()));
@@ -218,7 +217,7 @@ TEST_CASE("bad FENs are rejected and leave the position unchanged", "[position][
         const std::string fen_before = pos.fen();
         const Key key_before = pos.key();
         const std::uint64_t moves_before = count_legal_moves(pos);
-        for (const auto &b : bad) {
+        for (const auto& b : bad) {
             for (bool as_960 : {false, true}) {
                 INFO("bad FEN: '" << b.fen << "' chess960=" << as_960);
                 const auto err = pos.set_fen(b.fen, as_960);
@@ -368,7 +367,7 @@ TEST_CASE("random games: incremental state, gives_check, unmake", "[position][ma
     int plies = 0, castles = 0, en_passants = 0, promotions = 0, checks = 0, null_moves = 0;
 
     for (int game = 0; game < 200; ++game) {
-        const auto &[start_fen, chess960] = starts[game % starts.size()];
+        const auto& [start_fen, chess960] = starts[game % starts.size()];
         Position pos = position_from(start_fen, chess960);
         const std::string original_fen = pos.fen();
         const Key original_key = pos.key();
@@ -461,7 +460,7 @@ TEST_CASE("gives_check matches make_move on the perft positions and their childr
           "[position][makemove]") {
     Failures fail;
     int tested = 0;
-    auto check_tree = [&](const std::string &fen, bool chess960) {
+    auto check_tree = [&](const std::string& fen, bool chess960) {
         Position pos = position_from(fen, chess960);
         MoveList root;
         generate<GenType::ALL>(pos, root);
@@ -478,9 +477,9 @@ TEST_CASE("gives_check matches make_move on the perft positions and their childr
             pos.unmake_move(m);
         }
     };
-    for (const auto &fen : perft_suite_fens("cpw.epd"))
+    for (const auto& fen : perft_suite_fens("cpw.epd"))
         check_tree(fen, false);
-    for (const auto &fen : perft_suite_fens("chess960-tricky.epd"))
+    for (const auto& fen : perft_suite_fens("chess960-tricky.epd"))
         check_tree(fen, true);
     // Hand-made: discovered check, en passant discovery, promotion check, castling check.
     check_tree("4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", false); // knight uncovers rook
@@ -563,7 +562,7 @@ TEST_CASE("captures, promotions and en passant update the board and the hash",
 namespace {
 int val(PieceType pt) { return Position::see_value(pt); }
 
-void check_see_exact(const std::string &fen, const std::string &uci, int expected) {
+void check_see_exact(const std::string& fen, const std::string& uci, int expected) {
     Position pos = position_from(fen);
     const Move m = legal_move(pos, uci);
     INFO(fen << "  " << uci << "  expected SEE " << expected);
@@ -669,7 +668,7 @@ TEST_CASE("fifty-move rule", "[position][draw]") {
 TEST_CASE("repetition: third occurrence in the game, second inside the search",
           "[position][draw]") {
     Position pos;
-    const std::vector<const char *> shuffle = {"g1f3", "g8f6", "f3g1", "f6g8"};
+    const std::vector<const char*> shuffle = {"g1f3", "g8f6", "f3g1", "f6g8"};
     // Plies 1-3: all positions are new.
     for (int i = 0; i < 3; ++i) {
         pos.make_move(legal_move(pos, shuffle[i]));
@@ -758,7 +757,7 @@ TEST_CASE("forget_history: the position as if set from its FEN", "[position][dra
 
 TEST_CASE("insufficient material", "[position][draw]") {
     struct Case {
-        const char *fen;
+        const char* fen;
         bool insufficient;
     };
     const std::vector<Case> cases = {
@@ -777,7 +776,7 @@ TEST_CASE("insufficient material", "[position][draw]") {
         {"8/8/4k3/8/8/3K4/8/7R w - - 0 1", false},    // KR v K
         {"8/8/4k3/8/8/3K4/8/7Q w - - 0 1", false},    // KQ v K
     };
-    for (const auto &c : cases) {
+    for (const auto& c : cases) {
         Position pos = position_from(c.fen);
         INFO(c.fen);
         CHECK(pos.has_insufficient_material() == c.insufficient);
@@ -794,7 +793,7 @@ TEST_CASE("is_legal agrees with the generator: every move of the perft suites, m
     std::mt19937 rng(16);
     Failures fail;
     long long asked = 0, legal_count = 0;
-    auto compare = [&](const Position &pos, const MoveList &legal, Move m) {
+    auto compare = [&](const Position& pos, const MoveList& legal, Move m) {
         ++asked;
         const bool expected = legal.contains(m);
         legal_count += expected;
@@ -805,7 +804,7 @@ TEST_CASE("is_legal agrees with the generator: every move of the perft suites, m
     };
     // Every generated move; the moves of `other` in every type and promotion piece; and
     // every 16-bit value (roots) or 300 random ones.
-    auto visit = [&](const Position &pos, const MoveList &other, bool every_value) {
+    auto visit = [&](const Position& pos, const MoveList& other, bool every_value) {
         MoveList legal;
         generate<GenType::ALL>(pos, legal);
         for (Move m : legal)
@@ -822,7 +821,7 @@ TEST_CASE("is_legal agrees with the generator: every move of the perft suites, m
                 compare(pos, legal, Move(std::uint16_t(rng())));
         }
     };
-    auto sweep = [&](const std::string &fen, bool chess960) {
+    auto sweep = [&](const std::string& fen, bool chess960) {
         Position pos = position_from(fen, chess960);
         MoveList root;
         generate<GenType::ALL>(pos, root);
@@ -833,7 +832,7 @@ TEST_CASE("is_legal agrees with the generator: every move of the perft suites, m
             pos.unmake_move(m);
         }
     };
-    for_each_perft_position(8, [&](const std::string &fen, bool chess960, const std::string &) {
+    for_each_perft_position(8, [&](const std::string& fen, bool chess960, const std::string&) {
         sweep(fen, chess960);
     });
     INFO(fail.first);

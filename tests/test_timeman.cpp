@@ -86,7 +86,8 @@ TEST_CASE("timeman: movetime is the hard limit - less Move Overhead", "[timeman]
 TEST_CASE("timeman: soft <= hard <= time - overhead for every clock", "[timeman]") {
     TimeManager tm;
     int checked = 0;
-    for (std::int64_t time : {1, 5, 30, 31, 50, 100, 250, 1000, 3000, 10000, 60000, 600000, 10800000})
+    for (std::int64_t time :
+         {1, 5, 30, 31, 50, 100, 250, 1000, 3000, 10000, 60000, 600000, 10800000})
         for (std::int64_t inc : {0, 1, 10, 100, 1000, 5000, 30000})
             for (int mtg : {0, 1, 2, 3, 4, 5, 10, 40, 100})
                 for (int overhead : {0, 10, 30, 100, 1000})
@@ -105,8 +106,10 @@ TEST_CASE("timeman: soft <= hard <= time - overhead for every clock", "[timeman]
                             CHECK(tm.hard_ms() >= 1);
                             // Never plan to spend what the clock (less overhead) does not
                             // hold, however large the increment.
-                            if (time - overhead >= 1) CHECK(tm.hard_ms() <= time - overhead);
-                            else CHECK(tm.hard_ms() == 1);
+                            if (time - overhead >= 1)
+                                CHECK(tm.hard_ms() <= time - overhead);
+                            else
+                                CHECK(tm.hard_ms() == 1);
                             ++checked;
                         }
     CHECK(checked == 13 * 7 * 9 * 5 * 5 * 2);

@@ -75,7 +75,8 @@ bool starts_with(const std::string& s, const std::string& prefix) {
 std::vector<std::string> tokens(const std::string& line) {
     std::istringstream in(line);
     std::vector<std::string> out;
-    for (std::string t; in >> t;) out.push_back(t);
+    for (std::string t; in >> t;)
+        out.push_back(t);
     return out;
 }
 
@@ -197,7 +198,6 @@ Info parse_info(const std::string& line) {
     return info;
 }
 
-
 struct SearchOutput {
     std::vector<Info> infos;
     std::vector<std::string> info_strings;
@@ -288,10 +288,6 @@ SearchOutput check_search_output(const std::vector<std::string>& lines, const Po
     }
     return out;
 }
-
-
-
-
 
 const std::string START = std::string(Position::START_FEN);
 
@@ -459,9 +455,9 @@ TEST_CASE("setoption: unknown - malformed and out-of-range input is reported onc
         CHECK(starts_with(out[0], "info string "));
     }
     SECTION("check option with a bad or missing value") {
-        for (const char* cmd : {"setoption name UCI_Chess960 value yes",
-                                "setoption name UCI_Chess960 value 1",
-                                "setoption name UCI_Chess960"}) {
+        for (const char* cmd :
+             {"setoption name UCI_Chess960 value yes", "setoption name UCI_Chess960 value 1",
+              "setoption name UCI_Chess960"}) {
             INFO(cmd);
             const auto out = s.run(cmd);
             REQUIRE(out.size() == 1);
@@ -504,17 +500,20 @@ TEST_CASE("position startpos / fen with moves", "[uci]") {
 
     CHECK(s.run("position startpos moves e2e4 e7e5 g1f3").empty());
     Position expect = position_from(START);
-    for (const char* mv : {"e2e4", "e7e5", "g1f3"}) expect.make_move(*parse_uci_move(expect, mv));
+    for (const char* mv : {"e2e4", "e7e5", "g1f3"})
+        expect.make_move(*parse_uci_move(expect, mv));
     CHECK(s.engine.position().fen() == expect.fen());
     CHECK(s.engine.position().key() == expect.key());
 
-    const std::string kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    const std::string kiwipete =
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     CHECK(s.run("position fen " + kiwipete).empty());
     CHECK(s.engine.position().fen() == kiwipete);
 
     CHECK(s.run("position fen " + kiwipete + " moves e1g1 a6e2 c3e2").empty());
     Position k = position_from(kiwipete);
-    for (const char* mv : {"e1g1", "a6e2", "c3e2"}) k.make_move(*parse_uci_move(k, mv));
+    for (const char* mv : {"e1g1", "a6e2", "c3e2"})
+        k.make_move(*parse_uci_move(k, mv));
     CHECK(s.engine.position().fen() == k.fen());
     CHECK(s.engine.position().side_to_move() == BLACK);
 
@@ -543,7 +542,8 @@ TEST_CASE("a session whose lines end in CR LF (Windows GUIs) runs as with LF", "
 TEST_CASE("position with a 200-ply move list", "[uci]") {
     Session s;
     std::string cmd = "position startpos moves";
-    for (int i = 0; i < 50; ++i) cmd += " g1f3 g8f6 f3g1 f6g8";
+    for (int i = 0; i < 50; ++i)
+        cmd += " g1f3 g8f6 f3g1 f6g8";
     CHECK(s.run(cmd).empty());
     // Back at the start, 200 reversible plies later: move 101, halfmove clock 200.
     CHECK(s.engine.position().fen() ==
@@ -560,28 +560,28 @@ TEST_CASE("position: a bad FEN is rejected whole - with one info string", "[uci]
     REQUIRE(before != START);
 
     const std::vector<std::string> bad = {
-        "",                                                              // no FEN at all
-        "8/8/8/8/8/8/8/8 w",                                             // too few fields
+        "",                                                               // no FEN at all
+        "8/8/8/8/8/8/8/8 w",                                              // too few fields
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", // too many fields
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",      // bad piece letter
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",       // 7 files on rank 1
-        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",      // 9 files
-        "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",        // 7 ranks
-        "4k3/8/8/8/8/8/8/3KK3 w - - 0 1",                                // two white kings
-        "8/8/8/8/8/8/8/4K3 w - - 0 1",                                   // no black king
-        "P3k3/8/8/8/8/8/8/4K3 w - - 0 1",                                // pawn on rank 8
-        "4k3/8/8/8/8/8/8/p3K3 w - - 0 1",                                // pawn on rank 1
-        "4k3/8/8/8/8/8/8/4K3 x - - 0 1",                                 // side 'x'
-        "4k3/8/8/8/8/8/8/4K3 w K - 0 1",                                 // castling, no rook
-        "4k3/8/8/8/8/8/8/4K2R w Z - 0 1",                                // castling letter
-        "4k3/8/8/8/8/8/4K3/7R w K - 0 1",                                // king off its rank
-        "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",                                // ep on wrong rank
-        "4k3/8/8/8/8/8/8/4K3 w - e6 0 1",                                // ep without a push
-        "4k3/8/8/8/8/8/8/4K3 w - z9 0 1",                                // ep not a square
-        "4k3/8/8/8/8/8/8/4K3 w - - -1 1",                                // negative halfmove
-        "4k3/8/8/8/8/8/8/4K3 w - - 0 -3",                                // negative fullmove
-        "4k3/8/8/8/8/8/8/4K3 w - - x 1",                                 // clock not a number
-        "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",                               // side not to move in check
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",       // bad piece letter
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",        // 7 files on rank 1
+        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",       // 9 files
+        "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",         // 7 ranks
+        "4k3/8/8/8/8/8/8/3KK3 w - - 0 1",                                 // two white kings
+        "8/8/8/8/8/8/8/4K3 w - - 0 1",                                    // no black king
+        "P3k3/8/8/8/8/8/8/4K3 w - - 0 1",                                 // pawn on rank 8
+        "4k3/8/8/8/8/8/8/p3K3 w - - 0 1",                                 // pawn on rank 1
+        "4k3/8/8/8/8/8/8/4K3 x - - 0 1",                                  // side 'x'
+        "4k3/8/8/8/8/8/8/4K3 w K - 0 1",                                  // castling, no rook
+        "4k3/8/8/8/8/8/8/4K2R w Z - 0 1",                                 // castling letter
+        "4k3/8/8/8/8/8/4K3/7R w K - 0 1",                                 // king off its rank
+        "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",                                 // ep on wrong rank
+        "4k3/8/8/8/8/8/8/4K3 w - e6 0 1",                                 // ep without a push
+        "4k3/8/8/8/8/8/8/4K3 w - z9 0 1",                                 // ep not a square
+        "4k3/8/8/8/8/8/8/4K3 w - - -1 1",                                 // negative halfmove
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 -3",                                 // negative fullmove
+        "4k3/8/8/8/8/8/8/4K3 w - - x 1",                                  // clock not a number
+        "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", // side not to move in check
     };
     for (const auto& fen : bad) {
         INFO("fen: '" << fen << "'");
@@ -615,8 +615,9 @@ TEST_CASE("position without arguments or with garbage", "[uci]") {
     Session s;
     REQUIRE(s.run("position startpos moves g1f3").empty());
     const std::string before = s.engine.position().fen();
-    for (const char* cmd : {"position", "position garbage", "position startpos e2e4",
-                            "position moves e2e4", "position fen", "position startpos garbage moves e2e4"}) {
+    for (const char* cmd :
+         {"position", "position garbage", "position startpos e2e4", "position moves e2e4",
+          "position fen", "position startpos garbage moves e2e4"}) {
         INFO(cmd);
         check_rejected(s, cmd, before);
     }
@@ -631,15 +632,19 @@ TEST_CASE("go depth: info lines then one legal bestmove", "[uci]") {
     SECTION("kiwipete") {
         s.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
     }
-    SECTION("black to move") { s.send("position startpos moves e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4"); }
+    SECTION("black to move") {
+        s.send("position startpos moves e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4");
+    }
     const Position root = s.engine.position();
     const auto out = check_search_output(s.go("go depth 5"), root);
     CHECK(out.info_strings.empty());
     // Every depth from 1 to 5 is reported, and no deeper one.
     std::set<long long> depths;
-    for (const auto& i : out.infos) depths.insert(i.num.at("depth"));
+    for (const auto& i : out.infos)
+        depths.insert(i.num.at("depth"));
     CHECK(depths == std::set<long long>{1, 2, 3, 4, 5});
-    for (const auto& i : out.infos) CHECK(i.score_kind == "cp");
+    for (const auto& i : out.infos)
+        CHECK(i.score_kind == "cp");
 }
 
 TEST_CASE("go nodes respects the node limit", "[uci]") {
@@ -649,7 +654,8 @@ TEST_CASE("go nodes respects the node limit", "[uci]") {
     // The limit is checked at every node once depth 1 is done: only the nodes already on
     // their way back up may exceed it.
     constexpr long long SLACK = 1024;
-    for (const auto& i : out.infos) CHECK(i.num.at("nodes") <= 5000 + SLACK);
+    for (const auto& i : out.infos)
+        CHECK(i.num.at("nodes") <= 5000 + SLACK);
     CHECK(out.infos.back().num.at("nodes") >= 5000);
 }
 
@@ -747,7 +753,8 @@ TEST_CASE("MultiPV with searchmoves: one line per allowed move, ranked", "[uci]"
     // Each completed depth has lines 1, 2 and 3, from the four allowed moves only, all
     // different, in order of score.
     std::map<long long, std::vector<const Info*>> by_depth;
-    for (const auto& i : out.infos) by_depth[i.num.at("depth")].push_back(&i);
+    for (const auto& i : out.infos)
+        by_depth[i.num.at("depth")].push_back(&i);
     const std::set<std::string> allowed{"a2a3", "g1f3", "h2h4", "b1a3"};
     int complete = 0;
     for (const auto& [depth, lines] : by_depth) {
@@ -774,13 +781,16 @@ TEST_CASE("MultiPV with searchmoves: one line per allowed move, ranked", "[uci]"
 TEST_CASE("go searchmoves restricts the root moves", "[uci]") {
     Session s;
     s.send("position startpos");
-    const auto out = check_search_output(s.go("go searchmoves a2a3 b2b3 depth 4"), s.engine.position());
+    const auto out =
+        check_search_output(s.go("go searchmoves a2a3 b2b3 depth 4"), s.engine.position());
     CHECK((out.best == "a2a3" || out.best == "b2b3"));
-    for (const auto& i : out.infos) CHECK((i.pv.front() == "a2a3" || i.pv.front() == "b2b3"));
+    for (const auto& i : out.infos)
+        CHECK((i.pv.front() == "a2a3" || i.pv.front() == "b2b3"));
     CHECK(out.info_strings.empty());
 
     // An illegal entry is reported and ignored; the legal one still restricts the search.
-    const auto out2 = check_search_output(s.go("go searchmoves e2e5 h2h3 depth 3"), s.engine.position());
+    const auto out2 =
+        check_search_output(s.go("go searchmoves e2e5 h2h3 depth 3"), s.engine.position());
     CHECK(out2.info_strings.size() == 1);
     CHECK(out2.best == "h2h3");
 }
@@ -793,17 +803,19 @@ TEST_CASE("go: bad values are reported and a bestmove still comes", "[uci]") {
         const char* cmd;
         long long max_depth; // deepest report expected (0: not checked)
     };
-    for (const Case c : {Case{"go depth -1", 1}, Case{"go depth 0", 1}, Case{"go depth abc depth 2", 2},
-                         Case{"go nodes 0", 0}, Case{"go nodes -7", 0}, Case{"go movetime 0", 0},
-                         Case{"go wtime x depth 2", 2}, Case{"go depth movetime 50", 0},
-                         Case{"go frobnicate depth 2", 2}, Case{"go movestogo 0 depth 2", 2},
-                         Case{"go depth 99999999999999999999999 movetime 50", 0}}) {
+    for (const Case c :
+         {Case{"go depth -1", 1}, Case{"go depth 0", 1}, Case{"go depth abc depth 2", 2},
+          Case{"go nodes 0", 0}, Case{"go nodes -7", 0}, Case{"go movetime 0", 0},
+          Case{"go wtime x depth 2", 2}, Case{"go depth movetime 50", 0},
+          Case{"go frobnicate depth 2", 2}, Case{"go movestogo 0 depth 2", 2},
+          Case{"go depth 99999999999999999999999 movetime 50", 0}}) {
         INFO(c.cmd);
         const auto out = check_search_output(s.go(c.cmd, 10s), root);
         CHECK(out.info_strings.size() == 1);
         if (c.max_depth) {
             long long deepest = 0;
-            for (const auto& i : out.infos) deepest = std::max(deepest, i.num.at("depth"));
+            for (const auto& i : out.infos)
+                deepest = std::max(deepest, i.num.at("depth"));
             CHECK(deepest == c.max_depth);
         }
     }
@@ -824,8 +836,9 @@ TEST_CASE("go ponder: bestmove ... ponder X has a legal X", "[uci]") {
     Session s;
     // Some positions give a ponder move at depth 5; check each one that does.
     int with_ponder = 0;
-    for (const char* pos : {"position startpos", "position startpos moves e2e4 e7e5",
-                            "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"}) {
+    for (const char* pos :
+         {"position startpos", "position startpos moves e2e4 e7e5",
+          "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"}) {
         s.send(pos);
         const auto out = check_search_output(s.go("go depth 5"), s.engine.position());
         with_ponder += out.ponder.has_value();
@@ -918,7 +931,8 @@ TEST_CASE("commands that arrive during a search", "[uci]") {
         s.send("go depth 2");
         s.wait_bestmove(from, 5s);
         const auto deadline = std::chrono::steady_clock::now() + 10s;
-        while (count_prefix(s.since(from), "bestmove") < 2 && std::chrono::steady_clock::now() < deadline)
+        while (count_prefix(s.since(from), "bestmove") < 2 &&
+               std::chrono::steady_clock::now() < deadline)
             std::this_thread::sleep_for(1ms);
         s.engine.wait();
         CHECK(count_prefix(s.since(from), "bestmove") == 2);
@@ -1040,7 +1054,8 @@ TEST_CASE("d shows the board - FEN - key and checkers", "[uci]") {
     REQUIRE(pos.in_check());
     CHECK(std::find(out.begin(), out.end(), "Fen: " + pos.fen()) != out.end());
     CHECK(std::find(out.begin(), out.end(), "Checkers: h5") != out.end());
-    const auto key = std::find_if(out.begin(), out.end(), [](auto& l) { return starts_with(l, "Key: "); });
+    const auto key =
+        std::find_if(out.begin(), out.end(), [](auto& l) { return starts_with(l, "Key: "); });
     REQUIRE(key != out.end());
     CHECK(std::stoull(key->substr(5), nullptr, 16) == pos.key());
     // Eight board ranks.
@@ -1323,7 +1338,8 @@ TEST_CASE("UCI_ShowWDL: on - every score carries wdl W D L summing to 1000 - off
     Session s;
     s.send("position startpos moves e2e4 d7d5 e4d5 d8d5 b1c3");
     auto out = check_search_output(s.go("go depth 4"), s.engine.position());
-    for (const auto& i : out.infos) CHECK_FALSE(i.wdl);
+    for (const auto& i : out.infos)
+        CHECK_FALSE(i.wdl);
 
     CHECK(s.run("setoption name UCI_ShowWDL value true").empty());
     out = check_search_output(s.go("go depth 4"), s.engine.position());
@@ -1361,7 +1377,8 @@ TEST_CASE("UCI_ShowWDL: on - every score carries wdl W D L summing to 1000 - off
     CHECK(s.run("setoption name UCI_ShowWDL value false").empty());
     s.send("position startpos");
     out = check_search_output(s.go("go depth 3"), s.engine.position());
-    for (const auto& i : out.infos) CHECK_FALSE(i.wdl);
+    for (const auto& i : out.infos)
+        CHECK_FALSE(i.wdl);
 }
 
 TEST_CASE("format_info puts wdl after the score and its bound", "[uci][wdl]") {

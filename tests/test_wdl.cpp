@@ -18,9 +18,11 @@ namespace {
 WdlModel model(std::initializer_list<double> a, std::initializer_list<double> b) {
     WdlModel m;
     int i = 0;
-    for (double v : a) m.a[i++] = v;
+    for (double v : a)
+        m.a[i++] = v;
     i = 0;
-    for (double v : b) m.b[i++] = v;
+    for (double v : b)
+        m.b[i++] = v;
     return m;
 }
 
@@ -40,9 +42,9 @@ TEST_CASE("wdl: material counts P=1, N=B=3, R=5, Q=9 for both sides", "[wdl]") {
 }
 
 TEST_CASE("wdl: the three always sum to 1000 and the win rises with the score", "[wdl]") {
-    for (const WdlModel& m : {FLAT, default_wdl_model(),
-                              model({-30, 60, 20, 120}, {5, -10, 20, 60}),
-                              model({0, 0, 0, -40}, {0, 0, 0, 50})}) {
+    for (const WdlModel& m :
+         {FLAT, default_wdl_model(), model({-30, 60, 20, 120}, {5, -10, 20, 60}),
+          model({0, 0, 0, -40}, {0, 0, 0, 50})}) {
         for (int material = 0; material <= 80; material += 4) {
             Wdl previous{0, 0, 1000};
             for (Score s = -3000; s <= 3000; s += 7) {

@@ -21,7 +21,7 @@ namespace {
 
 #include "core/magics.inc"
 
-constexpr std::size_t ROOK_TABLE_SIZE = 0x19000;  // sum over squares of 2^relevant bits
+constexpr std::size_t ROOK_TABLE_SIZE = 0x19000; // sum over squares of 2^relevant bits
 constexpr std::size_t BISHOP_TABLE_SIZE = 0x1480;
 
 Bitboard rook_magic_table[ROOK_TABLE_SIZE];
@@ -147,9 +147,9 @@ void init() {
     init_slider(ROOK_ENTRIES, rook_magic_table, nullptr, ROOK_DIRS, ROOK_MAGICS);
     init_slider(BISHOP_ENTRIES, bishop_magic_table, nullptr, BISHOP_DIRS, BISHOP_MAGICS);
 #endif
-    const std::vector<std::array<int, 2>> knight_steps{{1, 2}, {2, 1}, {2, -1}, {1, -2},
+    const std::vector<std::array<int, 2>> knight_steps{{1, 2},   {2, 1},   {2, -1}, {1, -2},
                                                        {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-    const std::vector<std::array<int, 2>> king_steps{{1, 0}, {1, 1}, {0, 1}, {-1, 1},
+    const std::vector<std::array<int, 2>> king_steps{{1, 0},  {1, 1},   {0, 1},  {-1, 1},
                                                      {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
     for (int sq = 0; sq < SQUARE_NB; ++sq) {
         const Square s = Square(sq);

@@ -65,7 +65,9 @@ Bitboard slow_bishop_attacks(Square s, Bitboard occ);
 inline Bitboard pawn_attacks(Color c, Square s) { return attacks::PAWN_ATTACKS[c][s]; }
 inline Bitboard knight_attacks(Square s) { return attacks::KNIGHT_ATTACKS[s]; }
 inline Bitboard king_attacks(Square s) { return attacks::KING_ATTACKS[s]; }
-inline Bitboard rook_attacks(Square s, Bitboard occ) { return attacks::ROOK_ENTRIES[s].lookup(occ); }
+inline Bitboard rook_attacks(Square s, Bitboard occ) {
+    return attacks::ROOK_ENTRIES[s].lookup(occ);
+}
 inline Bitboard bishop_attacks(Square s, Bitboard occ) {
     return attacks::BISHOP_ENTRIES[s].lookup(occ);
 }
@@ -75,12 +77,18 @@ inline Bitboard queen_attacks(Square s, Bitboard occ) {
 // Attacks of a non-pawn piece type from s.
 inline Bitboard piece_attacks(PieceType pt, Square s, Bitboard occ) {
     switch (pt) {
-    case KNIGHT: return knight_attacks(s);
-    case BISHOP: return bishop_attacks(s, occ);
-    case ROOK: return rook_attacks(s, occ);
-    case QUEEN: return queen_attacks(s, occ);
-    case KING: return king_attacks(s);
-    default: return 0;
+    case KNIGHT:
+        return knight_attacks(s);
+    case BISHOP:
+        return bishop_attacks(s, occ);
+    case ROOK:
+        return rook_attacks(s, occ);
+    case QUEEN:
+        return queen_attacks(s, occ);
+    case KING:
+        return king_attacks(s);
+    default:
+        return 0;
     }
 }
 // Squares strictly between a and b on a line, plus b itself; just b when not aligned.

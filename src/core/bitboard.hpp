@@ -44,23 +44,31 @@ enum Direction : int {
     SOUTH_WEST = -9
 };
 
-template <Direction D>
-constexpr Bitboard shift(Bitboard b) {
-    if constexpr (D == NORTH) return b << 8;
-    else if constexpr (D == SOUTH) return b >> 8;
-    else if constexpr (D == EAST) return (b & ~FILE_H_BB) << 1;
-    else if constexpr (D == WEST) return (b & ~FILE_A_BB) >> 1;
-    else if constexpr (D == NORTH_EAST) return (b & ~FILE_H_BB) << 9;
-    else if constexpr (D == NORTH_WEST) return (b & ~FILE_A_BB) << 7;
-    else if constexpr (D == SOUTH_EAST) return (b & ~FILE_H_BB) >> 7;
-    else return (b & ~FILE_A_BB) >> 9;
+template <Direction D> constexpr Bitboard shift(Bitboard b) {
+    if constexpr (D == NORTH)
+        return b << 8;
+    else if constexpr (D == SOUTH)
+        return b >> 8;
+    else if constexpr (D == EAST)
+        return (b & ~FILE_H_BB) << 1;
+    else if constexpr (D == WEST)
+        return (b & ~FILE_A_BB) >> 1;
+    else if constexpr (D == NORTH_EAST)
+        return (b & ~FILE_H_BB) << 9;
+    else if constexpr (D == NORTH_WEST)
+        return (b & ~FILE_A_BB) << 7;
+    else if constexpr (D == SOUTH_EAST)
+        return (b & ~FILE_H_BB) >> 7;
+    else
+        return (b & ~FILE_A_BB) >> 9;
 }
 
 // Squares attacked by all pawns of colour C in `pawns`.
-template <Color C>
-constexpr Bitboard pawn_attacks_bb(Bitboard pawns) {
-    if constexpr (C == WHITE) return shift<NORTH_EAST>(pawns) | shift<NORTH_WEST>(pawns);
-    else return shift<SOUTH_EAST>(pawns) | shift<SOUTH_WEST>(pawns);
+template <Color C> constexpr Bitboard pawn_attacks_bb(Bitboard pawns) {
+    if constexpr (C == WHITE)
+        return shift<NORTH_EAST>(pawns) | shift<NORTH_WEST>(pawns);
+    else
+        return shift<SOUTH_EAST>(pawns) | shift<SOUTH_WEST>(pawns);
 }
 
 } // namespace horizon

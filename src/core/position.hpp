@@ -96,9 +96,7 @@ public:
     bool is_capture(Move m) const {
         return (!empty(m.to()) && m.type() != CASTLING) || m.type() == EN_PASSANT;
     }
-    bool is_capture_or_promotion(Move m) const {
-        return is_capture(m) || m.type() == PROMOTION;
-    }
+    bool is_capture_or_promotion(Move m) const { return is_capture(m) || m.type() == PROMOTION; }
     Piece moved_piece(Move m) const { return board_[m.from()]; }
 
     void make_move(Move m);

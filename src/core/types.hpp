@@ -29,8 +29,18 @@ enum PieceType : std::uint8_t {
 // A piece packs its colour in bit 3 and its type in bits 0..2.
 enum Piece : std::uint8_t {
     NO_PIECE,
-    W_PAWN = 1, W_KNIGHT, W_BISHOP, W_ROOK, W_QUEEN, W_KING,
-    B_PAWN = 9, B_KNIGHT, B_BISHOP, B_ROOK, B_QUEEN, B_KING,
+    W_PAWN = 1,
+    W_KNIGHT,
+    W_BISHOP,
+    W_ROOK,
+    W_QUEEN,
+    W_KING,
+    B_PAWN = 9,
+    B_KNIGHT,
+    B_BISHOP,
+    B_ROOK,
+    B_QUEEN,
+    B_KING,
     PIECE_NB = 16
 };
 

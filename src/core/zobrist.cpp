@@ -18,11 +18,14 @@ void init() {
         return z ^ (z >> 31);
     };
     for (auto& row : PSQ)
-        for (Key& k : row) k = next();
-    for (Key& k : EN_PASSANT_FILE) k = next();
+        for (Key& k : row)
+            k = next();
+    for (Key& k : EN_PASSANT_FILE)
+        k = next();
     // Castling keys are xors of one key per right, so updating rights is one xor.
     Key right_keys[4];
-    for (Key& k : right_keys) k = next();
+    for (Key& k : right_keys)
+        k = next();
     for (int cr = 0; cr < 16; ++cr) {
         CASTLING[cr] = 0;
         for (int i = 0; i < 4; ++i)

@@ -63,12 +63,11 @@ Bitboard push(Color c, Bitboard b) { return c == WHITE ? shift<NORTH>(b) : shift
 // The nearest square of `b` in front of a king of colour c (b holds only such squares).
 Square nearest_ahead(Color c, Bitboard b) { return c == WHITE ? lsb(b) : msb(b); }
 
-constexpr Term PSQT_TERM[] = {Term::psqt_pawn, Term::psqt_pawn,  Term::psqt_knight,
+constexpr Term PSQT_TERM[] = {Term::psqt_pawn,   Term::psqt_pawn, Term::psqt_knight,
                               Term::psqt_bishop, Term::psqt_rook, Term::psqt_queen,
                               Term::psqt_king};
-constexpr Term MOBILITY_TERM[] = {Term::tempo, Term::tempo, Term::mobility_knight,
-                                  Term::mobility_bishop, Term::mobility_rook,
-                                  Term::mobility_queen};
+constexpr Term MOBILITY_TERM[] = {Term::tempo,           Term::tempo,         Term::mobility_knight,
+                                  Term::mobility_bishop, Term::mobility_rook, Term::mobility_queen};
 
 // ---------------------------------------------------------------------------------------
 // Sinks
@@ -171,7 +170,7 @@ struct AttackInfo {
     Bitboard twice[COLOR_NB]{};        // attacked at least twice
     Bitboard zone[COLOR_NB]{};         // the squares around c's king
     Bitboard mobility_area[COLOR_NB]{};
-    int zone_attackers[COLOR_NB]{};    // c's pieces attacking the other king's zone
+    int zone_attackers[COLOR_NB]{}; // c's pieces attacking the other king's zone
     int zone_attacks[COLOR_NB]{};
 
     void add(Color c, PieceType pt, Bitboard a) {
@@ -181,8 +180,7 @@ struct AttackInfo {
     }
 };
 
-template <class Sink>
-void pieces(const Position& pos, Sink& sink, AttackInfo& ai, Color c) {
+template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& ai, Color c) {
     const Color them = ~c;
     const Bitboard occ = pos.pieces();
     const Bitboard own_pawns = pos.pieces(c, PAWN);
@@ -208,8 +206,7 @@ void pieces(const Position& pos, Sink& sink, AttackInfo& ai, Color c) {
                     !(pos.pieces(them, PAWN) & attack_span(c, s)))
                     sink.add(pt == KNIGHT ? Term::knight_outpost : Term::bishop_outpost, 0, c, 1);
                 // The square in front: none on the last rank.
-                if (push(c, square_bb(s)) & all_pawns)
-                    sink.add(Term::minor_behind_pawn, 0, c, 1);
+                if (push(c, square_bb(s)) & all_pawns) sink.add(Term::minor_behind_pawn, 0, c, 1);
             }
             if (pt == BISHOP) {
                 const Bitboard colour =
@@ -219,8 +216,10 @@ void pieces(const Position& pos, Sink& sink, AttackInfo& ai, Color c) {
             }
             if (pt == ROOK) {
                 const Bitboard file = file_bb(file_of(s));
-                if (!(file & all_pawns)) sink.add(Term::rook_open_file, 0, c, 1);
-                else if (!(file & own_pawns)) sink.add(Term::rook_semi_open, 0, c, 1);
+                if (!(file & all_pawns))
+                    sink.add(Term::rook_open_file, 0, c, 1);
+                else if (!(file & own_pawns))
+                    sink.add(Term::rook_semi_open, 0, c, 1);
                 if (rr == 6 && (relative_rank(c, rank_of(their_king)) == 7 ||
                                 (pos.pieces(them, PAWN) & rank_bb(relative_rank(c, 6)))))
                     sink.add(Term::rook_on_seventh, 0, c, 1);
@@ -237,8 +236,7 @@ void pieces(const Position& pos, Sink& sink, AttackInfo& ai, Color c) {
 }
 
 // c's own king: the pawns in front of it and the files by it.
-template <class Sink>
-void king_shelter(const Position& pos, Sink& sink, Color c) {
+template <class Sink> void king_shelter(const Position& pos, Sink& sink, Color c) {
     const Square ksq = pos.king_square(c);
     const Bitboard ahead = FORWARD_RANKS[c][rank_of(ksq)];
     const int centre = std::clamp(file_of(ksq), 1, 6);
@@ -247,7 +245,8 @@ void king_shelter(const Position& pos, Sink& sink, Color c) {
         const Bitboard own = pos.pieces(c, PAWN) & file;
         const Bitboard theirs = pos.pieces(~c, PAWN) & file;
         int shield = 0, storm = 0;
-        if (own & ahead) shield = std::min(7, std::abs(rank_of(nearest_ahead(c, own & ahead)) - rank_of(ksq)));
+        if (own & ahead)
+            shield = std::min(7, std::abs(rank_of(nearest_ahead(c, own & ahead)) - rank_of(ksq)));
         if (theirs & ahead)
             storm = std::min(7, std::abs(rank_of(nearest_ahead(c, theirs & ahead)) - rank_of(ksq)));
         sink.add(Term::pawn_shield, shield, c, 1);
@@ -265,15 +264,14 @@ void king_attack(const Position& pos, Sink& sink, const AttackInfo& ai, Color c)
     const Bitboard occ = pos.pieces();
     const Bitboard safe = ~pos.pieces(c) & ~ai.by[them][0];
     const Bitboard diagonal = bishop_attacks(ksq, occ), straight = rook_attacks(ksq, occ);
-    const Bitboard checks[4] = {knight_attacks(ksq) & ai.by[c][KNIGHT] & safe,
-                                diagonal & ai.by[c][BISHOP] & safe,
-                                straight & ai.by[c][ROOK] & safe,
-                                (diagonal | straight) & ai.by[c][QUEEN] & safe};
+    const Bitboard checks[4] = {
+        knight_attacks(ksq) & ai.by[c][KNIGHT] & safe, diagonal & ai.by[c][BISHOP] & safe,
+        straight & ai.by[c][ROOK] & safe, (diagonal | straight) & ai.by[c][QUEEN] & safe};
     for (int i = 0; i < 4; ++i)
         if (checks[i]) sink.danger(Term::safe_check, i, c, popcount(checks[i]));
     sink.danger(Term::king_zone_attacks, 0, c, ai.zone_attacks[c]);
-    const Bitboard defended = ai.by[them][PAWN] | ai.by[them][KNIGHT] | ai.by[them][BISHOP] |
-                              ai.by[them][ROOK];
+    const Bitboard defended =
+        ai.by[them][PAWN] | ai.by[them][KNIGHT] | ai.by[them][BISHOP] | ai.by[them][ROOK];
     const int weak = popcount(ai.by[c][0] & ai.zone[them] & ~defended);
     if (weak) sink.danger(Term::king_weak_squares, 0, c, weak);
     if (!pos.pieces(c, QUEEN)) sink.danger(Term::king_no_queen, 0, c, 1);
@@ -281,8 +279,7 @@ void king_attack(const Position& pos, Sink& sink, const AttackInfo& ai, Color c)
 }
 
 // c's threats against the other side's pieces, and c's passed pawns and space.
-template <class Sink>
-void threats(const Position& pos, Sink& sink, const AttackInfo& ai, Color c) {
+template <class Sink> void threats(const Position& pos, Sink& sink, const AttackInfo& ai, Color c) {
     const Color them = ~c;
     const Bitboard their_pieces = pos.pieces(them) & ~pos.pieces(them, KING);
     const Bitboard non_pawns = their_pieces & ~pos.pieces(them, PAWN);
@@ -293,7 +290,8 @@ void threats(const Position& pos, Sink& sink, const AttackInfo& ai, Color c) {
     for (int p = PAWN; p <= QUEEN; ++p) {
         const Bitboard targets = pos.pieces(them, PieceType(p));
         if (p != PAWN) {
-            if (int n = popcount(targets & ai.by[c][PAWN])) sink.add(Term::threat_by_pawn, p - PAWN, c, n);
+            if (int n = popcount(targets & ai.by[c][PAWN]))
+                sink.add(Term::threat_by_pawn, p - PAWN, c, n);
         }
         if (int n = popcount(targets & minor_targets & by_minor))
             sink.add(Term::threat_by_minor, p - PAWN, c, n);
@@ -309,8 +307,8 @@ void threats(const Position& pos, Sink& sink, const AttackInfo& ai, Color c) {
         sink.add(Term::pawn_push_threat, 0, c, n);
 
     const Bitboard own_pawns = pos.pieces(c, PAWN);
-    const Bitboard home = c == WHITE ? (RANK_2_BB | RANK_3_BB | RANK_4_BB)
-                                     : (RANK_7_BB | RANK_6_BB | RANK_5_BB);
+    const Bitboard home =
+        c == WHITE ? (RANK_2_BB | RANK_3_BB | RANK_4_BB) : (RANK_7_BB | RANK_6_BB | RANK_5_BB);
     const Bitboard area = CENTER_FILES & home & ~own_pawns & ~ai.by[them][PAWN];
     Bitboard behind = c == WHITE ? own_pawns >> 8 : own_pawns << 8;
     behind |= c == WHITE ? behind >> 8 : behind << 8;
@@ -329,7 +327,8 @@ void passed_pawns(const Position& pos, Sink& sink, const AttackInfo& ai, Bitboar
         const Bitboard path = forward_file(c, s);
         if (!(path & (pos.pieces() | ai.by[them][0]))) sink.add(Term::passed_free, rr, c, 1);
         if (int d = distance(pos.king_square(c), stop)) sink.add(Term::passed_own_king, rr, c, d);
-        if (int d = distance(pos.king_square(them), stop)) sink.add(Term::passed_their_king, rr, c, d);
+        if (int d = distance(pos.king_square(them), stop))
+            sink.add(Term::passed_their_king, rr, c, d);
     }
 }
 
@@ -346,7 +345,8 @@ int endgame_scale(const Position& pos, Color strong) {
     if (!pawns_strong) {
         // Pawnless: a minor piece more (or less) wins nothing; two knights mate no one.
         if (npm_strong - npm_weak <= 3) return npm_strong < 5 ? 0 : 16;
-        if (pos.pieces(strong) == pos.pieces(strong, KNIGHT, KING) && pos.count(strong, KNIGHT) <= 2)
+        if (pos.pieces(strong) == pos.pieces(strong, KNIGHT, KING) &&
+            pos.count(strong, KNIGHT) <= 2)
             return 0;
     }
     if (pawns_strong == 1 && npm_strong <= 3 && npm_weak >= 3) {
@@ -370,8 +370,7 @@ int endgame_scale(const Position& pos, Color strong) {
     return SCALE_NORMAL;
 }
 
-template <class Sink>
-void evaluate_all(const Position& pos, Sink& sink, PawnCache* cache) {
+template <class Sink> void evaluate_all(const Position& pos, Sink& sink, PawnCache* cache) {
     Bitboard passed[COLOR_NB];
     pawn_part(pos, sink, cache, passed);
 
@@ -387,7 +386,8 @@ void evaluate_all(const Position& pos, Sink& sink, PawnCache* cache) {
     }
     for (Color c : {WHITE, BLACK})
         ai.mobility_area[c] = ~(pos.pieces(c, PAWN, KING) | ai.by[~c][PAWN]);
-    for (Color c : {WHITE, BLACK}) pieces(pos, sink, ai, c);
+    for (Color c : {WHITE, BLACK})
+        pieces(pos, sink, ai, c);
     for (Color c : {WHITE, BLACK}) {
         king_shelter(pos, sink, c);
         king_attack(pos, sink, ai, c);
@@ -419,8 +419,10 @@ Score evaluate(const Position& pos, const EvalParams& params, PawnCache* pawns) 
     if (pos.has_insufficient_material()) return SCORE_DRAW;
     ScoreSink sink{params};
     evaluate_all(pos, sink, pawns);
-    const int mg = sink.mg + king_danger_mg(sink.danger_mg[WHITE]) - king_danger_mg(sink.danger_mg[BLACK]);
-    const int eg = sink.eg + king_danger_eg(sink.danger_eg[WHITE]) - king_danger_eg(sink.danger_eg[BLACK]);
+    const int mg =
+        sink.mg + king_danger_mg(sink.danger_mg[WHITE]) - king_danger_mg(sink.danger_mg[BLACK]);
+    const int eg =
+        sink.eg + king_danger_eg(sink.danger_eg[WHITE]) - king_danger_eg(sink.danger_eg[BLACK]);
     // Never in the tablebase or mate range, whatever the weights.
     const int bound = SCORE_EVAL_MAX;
     // Only the stronger side's scale matters: the other is not computed.
@@ -516,8 +518,8 @@ std::string format_trace(const Position& pos, const EvalParams& params) {
     std::snprintf(line, sizeof line, "%-18s | %13s | %13s | %6d %6d\n", "total", "", "", mg, eg);
     out << line;
     const int tapered = evaluate_trace(t, params);
-    out << "Phase: " << t.phase << "/" << PHASE_MAX << ", endgame scale: "
-        << t.scale[eg > 0 ? WHITE : BLACK] << "/" << SCALE_NORMAL
+    out << "Phase: " << t.phase << "/" << PHASE_MAX
+        << ", endgame scale: " << t.scale[eg > 0 ? WHITE : BLACK] << "/" << SCALE_NORMAL
         << (t.dead_draw ? " (insufficient material: a dead draw)" : "") << "\n";
     out << "Final evaluation: " << tapered << " cp (white's view), "
         << (pos.side_to_move() == WHITE ? tapered : -tapered) << " cp (side to move)\n";

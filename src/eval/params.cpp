@@ -7,7 +7,6 @@
 #include <sstream>
 #include <stdexcept>
 
-
 namespace horizon {
 
 namespace {
@@ -24,7 +23,7 @@ bool is_weight(const nlohmann::json& v) {
 std::optional<std::string> check_bounds(const EvalParams& p) {
     for (int t = 0; t < TERM_COUNT; ++t) {
         const int limit = TERM_KINDS[t] == TermKind::KING_DANGER ? EvalWeights::KING_DANGER_LIMIT
-                                                                  : EvalWeights::LINEAR_LIMIT;
+                                                                 : EvalWeights::LINEAR_LIMIT;
         for (int i = 0; i < TERM_SIZES[t]; ++i) {
             const Weight w = p.weights[std::size_t(TERM_OFFSETS[t] + i)];
             if (std::abs(w.mg) > limit || std::abs(w.eg) > limit)
@@ -44,7 +43,8 @@ std::optional<std::string> EvalParams::from_json(const nlohmann::json& eval, Eva
     if (!eval.is_object()) return "\"eval\" must be an object";
     for (const auto& [key, value] : eval.items()) {
         bool known = false;
-        for (const char* name : TERM_NAMES) known |= key == name;
+        for (const char* name : TERM_NAMES)
+            known |= key == name;
         if (!known) return "unknown evaluation term \"" + key + "\"";
     }
     EvalParams p;

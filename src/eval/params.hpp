@@ -47,7 +47,8 @@ constexpr TermKind TERM_KINDS[TERM_COUNT] = {
 // Offset of each term's first weight in the flat vector.
 constexpr std::array<int, TERM_COUNT + 1> TERM_OFFSETS = [] {
     std::array<int, TERM_COUNT + 1> off{};
-    for (int i = 0; i < TERM_COUNT; ++i) off[i + 1] = off[i] + TERM_SIZES[i];
+    for (int i = 0; i < TERM_COUNT; ++i)
+        off[i + 1] = off[i] + TERM_SIZES[i];
     return off;
 }();
 constexpr int WEIGHT_COUNT = TERM_OFFSETS[TERM_COUNT];
@@ -58,7 +59,8 @@ constexpr int feature_index(Term t, int i = 0) { return TERM_OFFSETS[int(t)] + i
 constexpr std::array<TermKind, WEIGHT_COUNT> FEATURE_KINDS = [] {
     std::array<TermKind, WEIGHT_COUNT> kinds{};
     for (int t = 0; t < TERM_COUNT; ++t)
-        for (int i = TERM_OFFSETS[t]; i < TERM_OFFSETS[t + 1]; ++i) kinds[i] = TERM_KINDS[t];
+        for (int i = TERM_OFFSETS[t]; i < TERM_OFFSETS[t + 1]; ++i)
+            kinds[i] = TERM_KINDS[t];
     return kinds;
 }();
 
@@ -95,7 +97,6 @@ struct EvalParams {
 
 // The weights compiled in from engine.json.
 const EvalParams& default_eval_params();
-
 
 // A weights file: a JSON object like engine.json. Its "eval" object is required; "wdl" (the
 // WDL model; the built-in one when absent) and "engine" (identity; ignored) are optional,

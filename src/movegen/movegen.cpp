@@ -11,7 +11,8 @@ struct ListSink {
     Move*& cur;
 
     void piece(Square from, Bitboard targets) {
-        while (targets) *cur++ = Move(from, pop_lsb(targets));
+        while (targets)
+            *cur++ = Move(from, pop_lsb(targets));
     }
     void pawns(Bitboard targets, int delta) {
         while (targets) {
@@ -42,8 +43,7 @@ struct CountSink {
     void add(Move) { ++count; }
 };
 
-template <Color Them>
-inline bool attacked_by(const Position& pos, Square s, Bitboard occ) {
+template <Color Them> inline bool attacked_by(const Position& pos, Square s, Bitboard occ) {
     constexpr Color Us = ~Them;
     return (pawn_attacks(Us, s) & pos.pieces(Them, PAWN)) ||
            (knight_attacks(s) & pos.pieces(Them, KNIGHT)) ||
@@ -104,8 +104,10 @@ inline void generate_pawn_moves(const Position& pos, Sink& sink, Bitboard pinned
         Bitboard targets = pawn_attacks(Us, from) & capture_mask & line_bb(ksq, from);
         while (targets) {
             const Square to = pop_lsb(targets);
-            if (square_bb(from) & Rank7) sink.promotions(square_bb(to), int(to) - int(from));
-            else sink.pawns(square_bb(to), int(to) - int(from));
+            if (square_bb(from) & Rank7)
+                sink.promotions(square_bb(to), int(to) - int(from));
+            else
+                sink.pawns(square_bb(to), int(to) - int(from));
         }
     }
 
@@ -125,8 +127,7 @@ inline void generate_pawn_moves(const Position& pos, Sink& sink, Bitboard pinned
     }
 }
 
-template <Color Us, GenType T, class Sink>
-void generate_moves(const Position& pos, Sink& sink) {
+template <Color Us, GenType T, class Sink> void generate_moves(const Position& pos, Sink& sink) {
     constexpr Color Them = ~Us;
     const Bitboard own = pos.pieces(Us);
     const Bitboard enemies = pos.pieces(Them);
@@ -202,11 +203,12 @@ void generate_moves(const Position& pos, Sink& sink) {
 
 } // namespace
 
-template <GenType T>
-void generate(const Position& pos, MoveList& list) {
+template <GenType T> void generate(const Position& pos, MoveList& list) {
     ListSink sink{list.tail()};
-    if (pos.side_to_move() == WHITE) generate_moves<WHITE, T>(pos, sink);
-    else generate_moves<BLACK, T>(pos, sink);
+    if (pos.side_to_move() == WHITE)
+        generate_moves<WHITE, T>(pos, sink);
+    else
+        generate_moves<BLACK, T>(pos, sink);
 }
 
 template void generate<GenType::ALL>(const Position&, MoveList&);
@@ -216,8 +218,10 @@ template void generate<GenType::EVASIONS>(const Position&, MoveList&);
 
 std::uint64_t count_legal_moves(const Position& pos) {
     CountSink sink;
-    if (pos.side_to_move() == WHITE) generate_moves<WHITE, GenType::ALL>(pos, sink);
-    else generate_moves<BLACK, GenType::ALL>(pos, sink);
+    if (pos.side_to_move() == WHITE)
+        generate_moves<WHITE, GenType::ALL>(pos, sink);
+    else
+        generate_moves<BLACK, GenType::ALL>(pos, sink);
     return sink.count;
 }
 

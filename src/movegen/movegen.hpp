@@ -44,8 +44,7 @@ private:
 };
 
 // Appends the legal moves of the given kind to `list` (which is not cleared).
-template <GenType T>
-void generate(const Position& pos, MoveList& list);
+template <GenType T> void generate(const Position& pos, MoveList& list);
 
 // The number of legal moves, counted without writing them (perft's last ply).
 std::uint64_t count_legal_moves(const Position& pos);

@@ -180,19 +180,35 @@ public:
         text_.clear();
         error_ = nullptr;
         switch (c) {
-        case '[': t.type = Tok::TAG_OPEN; break;
-        case ']': t.type = Tok::TAG_CLOSE; break;
-        case '(': t.type = Tok::VARIATION_OPEN; break;
-        case ')': t.type = Tok::VARIATION_CLOSE; break;
-        case '*': t.type = Tok::STAR; break;
+        case '[':
+            t.type = Tok::TAG_OPEN;
+            break;
+        case ']':
+            t.type = Tok::TAG_CLOSE;
+            break;
+        case '(':
+            t.type = Tok::VARIATION_OPEN;
+            break;
+        case ')':
+            t.type = Tok::VARIATION_CLOSE;
+            break;
+        case '*':
+            t.type = Tok::STAR;
+            break;
         case '.':
             while (src_.peek() == '.')
                 src_.get();
             t.type = Tok::PERIOD;
             break;
-        case '"': t.type = read_string(); break;
-        case '{': t.type = read_brace_comment(keep_comments); break;
-        case ';': t.type = read_line_comment(keep_comments); break;
+        case '"':
+            t.type = read_string();
+            break;
+        case '{':
+            t.type = read_brace_comment(keep_comments);
+            break;
+        case ';':
+            t.type = read_line_comment(keep_comments);
+            break;
         case '$':
             while (src_.peek() >= '0' && src_.peek() <= '9' && text_.size() < 8)
                 text_ += char(src_.get());
@@ -538,7 +554,8 @@ bool PgnReader::Impl::read_line(PgnLine& line, int depth) {
             after_variation = false;
             break;
         }
-        case Tok::PERIOD: break;
+        case Tok::PERIOD:
+            break;
         case Tok::STAR:
             if (depth > 0) break;
             game_->result = "*";
@@ -594,9 +611,12 @@ bool PgnReader::Impl::read_line(PgnLine& line, int depth) {
             if (depth > 0) return fail(t, "", "the input ends inside a variation", depth);
             append_comment(line.trailing_comment, pending_comment);
             return true;
-        case Tok::BAD: return fail(t, lex_.text(), lex_.error(), depth);
-        case Tok::TAG_CLOSE: return fail(t, "]", "']' in the move text", depth);
-        case Tok::STRING: return fail(t, lex_.text(), "a quoted string in the move text", depth);
+        case Tok::BAD:
+            return fail(t, lex_.text(), lex_.error(), depth);
+        case Tok::TAG_CLOSE:
+            return fail(t, "]", "']' in the move text", depth);
+        case Tok::STRING:
+            return fail(t, lex_.text(), "a quoted string in the move text", depth);
         }
     }
 }
@@ -607,15 +627,19 @@ bool PgnReader::Impl::skip_variation(const Token& open) {
     for (;;) {
         const Token t = lex_.next(false);
         switch (t.type) {
-        case Tok::VARIATION_OPEN: ++depth; break;
+        case Tok::VARIATION_OPEN:
+            ++depth;
+            break;
         case Tok::VARIATION_CLOSE:
             if (--depth == 0) return true;
             break;
         case Tok::TAG_OPEN:
             lex_.push_back(t);
             return fail(open, "(", "the game ends inside this variation", 1);
-        case Tok::END: return fail(open, "(", "the input ends inside this variation", 1);
-        default: break;
+        case Tok::END:
+            return fail(open, "(", "the input ends inside this variation", 1);
+        default:
+            break;
         }
     }
 }
@@ -627,7 +651,8 @@ void PgnReader::Impl::skip_rest_of_game() {
         const Token t = lex_.next(false);
         switch (t.type) {
         case Tok::END:
-        case Tok::STAR: return;
+        case Tok::STAR:
+            return;
         case Tok::SYMBOL:
             if (is_pgn_result(lex_.text())) return;
             in_moves = true;
@@ -639,8 +664,10 @@ void PgnReader::Impl::skip_rest_of_game() {
             }
             break;
         case Tok::TAG_CLOSE:
-        case Tok::STRING: break;
-        default: in_moves = true;
+        case Tok::STRING:
+            break;
+        default:
+            in_moves = true;
         }
     }
 }
@@ -788,9 +815,12 @@ std::string to_pgn(const PgnGame& game, const PgnWriteOptions& options) {
     std::string out;
     for (std::string_view name : ROSTER) {
         std::string_view value = game.tag(name);
-        if (!game.has_tag(name) && name == "Date") value = "????.??.??";
-        else if (!game.has_tag(name) && name == "Result") value = game.result;
-        else if (!game.has_tag(name)) value = "?";
+        if (!game.has_tag(name) && name == "Date")
+            value = "????.??.??";
+        else if (!game.has_tag(name) && name == "Result")
+            value = game.result;
+        else if (!game.has_tag(name))
+            value = "?";
         write_tag(out, name, value);
     }
     if (game.start.fen() != Position::START_FEN) {

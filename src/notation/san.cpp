@@ -33,14 +33,19 @@ bool is_annotation_char(char c) { return c == '+' || c == '#' || c == '!' || c =
 PieceType piece_type_from_letter(char c) {
     switch (c) {
     case 'N':
-    case 'n': return KNIGHT;
+    case 'n':
+        return KNIGHT;
     case 'B':
-    case 'b': return BISHOP;
+    case 'b':
+        return BISHOP;
     case 'R':
-    case 'r': return ROOK;
+    case 'r':
+        return ROOK;
     case 'Q':
-    case 'q': return QUEEN;
-    default: return NO_PIECE_TYPE;
+    case 'q':
+        return QUEEN;
+    default:
+        return NO_PIECE_TYPE;
     }
 }
 

@@ -11,11 +11,16 @@ std::optional<Square> parse_square(char file, char rank) {
 
 std::optional<PieceType> parse_promotion(char c) {
     switch (c) {
-    case 'n': return KNIGHT;
-    case 'b': return BISHOP;
-    case 'r': return ROOK;
-    case 'q': return QUEEN;
-    default: return std::nullopt;
+    case 'n':
+        return KNIGHT;
+    case 'b':
+        return BISHOP;
+    case 'r':
+        return ROOK;
+    case 'q':
+        return QUEEN;
+    default:
+        return std::nullopt;
     }
 }
 

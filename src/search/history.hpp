@@ -16,8 +16,7 @@ namespace horizon {
 // History of a quiet move given the piece and destination of an earlier move.
 using PieceToHistory = std::int16_t[PIECE_NB][SQUARE_NB];
 
-template <int Limit>
-inline void apply_gravity(std::int16_t& h, int bonus) {
+template <int Limit> inline void apply_gravity(std::int16_t& h, int bonus) {
     bonus = std::clamp(bonus, -Limit, Limit);
     h = std::int16_t(h + bonus - h * std::abs(bonus) / Limit);
 }
@@ -68,7 +67,8 @@ struct History {
         namespace sp = search_params;
         std::int16_t& e = correction[c][pawn_key & (sp::CORRECTION_SIZE - 1)];
         const int weight = std::min(depth + 1, sp::CORRECTION_WEIGHT_MAX);
-        const int target = std::clamp(error * sp::CORRECTION_GRAIN, -sp::CORRECTION_MAX, sp::CORRECTION_MAX);
+        const int target =
+            std::clamp(error * sp::CORRECTION_GRAIN, -sp::CORRECTION_MAX, sp::CORRECTION_MAX);
         e = std::int16_t((e * (sp::CORRECTION_WEIGHT_SCALE - weight) + target * weight) /
                          sp::CORRECTION_WEIGHT_SCALE);
     }

@@ -9,12 +9,12 @@ namespace {
 constexpr int KILLER_SCORE = 1 << 20;
 
 // Sorts by score, best first; insertion sort suits these short lists.
-template <class T>
-void sort_descending(T* begin, T* end) {
+template <class T> void sort_descending(T* begin, T* end) {
     for (T* p = begin + 1; p < end; ++p) {
         const T x = *p;
         T* q = p;
-        for (; q > begin && (q - 1)->score < x.score; --q) *q = *(q - 1);
+        for (; q > begin && (q - 1)->score < x.score; --q)
+            *q = *(q - 1);
         *q = x;
     }
 }
@@ -44,10 +44,12 @@ void MovePicker::init(Move tt_move) {
     generate_noisy();
     bool found = false;
     if (tt_move_) {
-        for (int i = 0; i < noisy_count_ && !found; ++i) found = noisy_[i].move() == tt_move_;
+        for (int i = 0; i < noisy_count_ && !found; ++i)
+            found = noisy_[i].move() == tt_move_;
         if (!found && !noisy_only_) {
             generate_quiets();
-            for (int i = 0; i < quiet_count_ && !found; ++i) found = quiets_[i].move() == tt_move_;
+            for (int i = 0; i < quiet_count_ && !found; ++i)
+                found = quiets_[i].move() == tt_move_;
         }
     }
     if (!found) tt_move_ = Move::none();
@@ -59,8 +61,7 @@ void MovePicker::generate_noisy() {
     MoveList list;
     generate<GenType::NOISY>(pos_, list);
     for (Move m : list) {
-        const PieceType victim =
-            m.type() == EN_PASSANT ? PAWN : type_of(pos_.piece_on(m.to()));
+        const PieceType victim = m.type() == EN_PASSANT ? PAWN : type_of(pos_.piece_on(m.to()));
         int score = Position::see_value(victim) * 16 +
                     history_.capture_score(pos_.moved_piece(m), m.to(), victim);
         if (m.type() == PROMOTION)
@@ -84,11 +85,16 @@ void MovePicker::generate_quiets() {
     generate<GenType::QUIET>(pos_, list);
     for (Move m : list) {
         int score;
-        if (!context_) score = history_.quiet_score(pos_.side_to_move(), m);
-        else if (m == context_->killers[0]) score = KILLER_SCORE + 2;
-        else if (m == context_->killers[1]) score = KILLER_SCORE + 1;
-        else if (m == context_->counter) score = KILLER_SCORE;
-        else score = quiet_history(pos_, history_, *context_, m);
+        if (!context_)
+            score = history_.quiet_score(pos_.side_to_move(), m);
+        else if (m == context_->killers[0])
+            score = KILLER_SCORE + 2;
+        else if (m == context_->killers[1])
+            score = KILLER_SCORE + 1;
+        else if (m == context_->counter)
+            score = KILLER_SCORE;
+        else
+            score = quiet_history(pos_, history_, *context_, m);
         quiets_[quiet_count_++] = {m.raw(), score};
     }
     sort_descending(quiets_, quiets_ + quiet_count_);
@@ -130,7 +136,8 @@ Move MovePicker::next() {
         }
         stage_ = DONE;
         return Move::none();
-    case DONE: break;
+    case DONE:
+        break;
     }
     return Move::none();
 }

@@ -30,10 +30,10 @@ inline constexpr int IIR_MIN_DEPTH = 4;
 
 // Singular extensions.
 inline constexpr int SE_MIN_DEPTH = 7;
-inline constexpr int SE_TT_DEPTH_MARGIN = 3;   // the TT entry must be at least depth - this
-inline constexpr int SE_MARGIN_PER_DEPTH = 2;  // singular beta = TT score - this * depth
-inline constexpr int SE_DOUBLE_MARGIN = 20;    // below singular beta by this: extend twice
-inline constexpr int SE_DOUBLE_LIMIT = 6;      // double extensions allowed along one line
+inline constexpr int SE_TT_DEPTH_MARGIN = 3;  // the TT entry must be at least depth - this
+inline constexpr int SE_MARGIN_PER_DEPTH = 2; // singular beta = TT score - this * depth
+inline constexpr int SE_DOUBLE_MARGIN = 20;   // below singular beta by this: extend twice
+inline constexpr int SE_DOUBLE_LIMIT = 6;     // double extensions allowed along one line
 
 // Late-move reductions.
 inline constexpr int LMR_MIN_DEPTH = 3;
@@ -42,7 +42,7 @@ inline constexpr double LMR_QUIET_DIVISOR = 2.20;
 inline constexpr double LMR_NOISY_BASE = -0.20;
 inline constexpr double LMR_NOISY_DIVISOR = 2.60;
 inline constexpr int LMR_HISTORY_DIVISOR = 8192;
-inline constexpr int CRUMB_MAX_PLY = 8; // Lazy SMP: nodes below this ply leave breadcrumbs
+inline constexpr int CRUMB_MAX_PLY = 8;      // Lazy SMP: nodes below this ply leave breadcrumbs
 inline constexpr int LMR_DEEPER_MARGIN = 60; // a reduced move beating best by this: search deeper
 
 // Late-move pruning of quiets: after (base + depth^2) / (2 - improving) moves.

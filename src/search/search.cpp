@@ -413,11 +413,16 @@ inline void Searcher::store_result(const Position& pos, int ply, Score best, Mov
 Score tb_score(TbWdl wdl, int ply, bool rule50) {
     if (!rule50) wdl = tb_wdl_without_rule50(wdl);
     switch (wdl) {
-    case TbWdl::WIN: return tb_win_in(ply);
-    case TbWdl::LOSS: return tb_loss_in(ply);
-    case TbWdl::CURSED_WIN: return SCORE_DRAW + 1;
-    case TbWdl::BLESSED_LOSS: return SCORE_DRAW - 1;
-    case TbWdl::DRAW: break;
+    case TbWdl::WIN:
+        return tb_win_in(ply);
+    case TbWdl::LOSS:
+        return tb_loss_in(ply);
+    case TbWdl::CURSED_WIN:
+        return SCORE_DRAW + 1;
+    case TbWdl::BLESSED_LOSS:
+        return SCORE_DRAW - 1;
+    case TbWdl::DRAW:
+        break;
     }
     return SCORE_DRAW;
 }

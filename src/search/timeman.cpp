@@ -32,8 +32,9 @@ void TimeManager::start(const SearchLimits& limits, Color us, int overhead_ms, i
 
     // What may safely be spent on this move at most.
     const std::int64_t usable = std::max<std::int64_t>(1, time - overhead_ms);
-    int moves_left = limits.movestogo > 0 ? std::min(limits.movestogo, 50)
-                                          : std::max(MOVES_LEFT_MIN, MOVES_LEFT_START - game_ply / 4);
+    int moves_left = limits.movestogo > 0
+                         ? std::min(limits.movestogo, 50)
+                         : std::max(MOVES_LEFT_MIN, MOVES_LEFT_START - game_ply / 4);
     if (limits.movestogo == 1) {
         soft_ = hard_ = std::max<std::int64_t>(1, usable * 3 / 4);
         return;
@@ -41,8 +42,7 @@ void TimeManager::start(const SearchLimits& limits, Color us, int overhead_ms, i
     const std::int64_t base = usable / moves_left + inc * 3 / 4;
     soft_ = std::min(base, usable / 2);
     hard_ = std::min(std::max(soft_ * 4, base), usable * 3 / 4);
-    if (limits.movestogo > 0 && limits.movestogo < 4)
-        hard_ = std::min(hard_, usable / 2);
+    if (limits.movestogo > 0 && limits.movestogo < 4) hard_ = std::min(hard_, usable / 2);
     soft_ = std::max<std::int64_t>(1, std::min(soft_, hard_));
     hard_ = std::max<std::int64_t>(1, hard_);
 }

@@ -15,9 +15,9 @@ struct SearchLimits {
     std::optional<std::int64_t> time[COLOR_NB]; // ms left on each clock
     std::int64_t inc[COLOR_NB]{0, 0};
     int movestogo = 0;
-    int depth = 0;            // 0 = no limit
-    std::uint64_t nodes = 0;  // 0 = no limit
-    int mate = 0;             // find a mate in this many moves
+    int depth = 0;           // 0 = no limit
+    std::uint64_t nodes = 0; // 0 = no limit
+    int mate = 0;            // find a mate in this many moves
     std::int64_t movetime = 0;
     bool infinite = false;
     bool ponder = false;

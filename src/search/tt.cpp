@@ -43,7 +43,8 @@ constexpr std::size_t TABLE_ALIGNMENT = HUGE_PAGE;
 std::uintptr_t table_start(void* raw);
 void* allocate_zeroed(std::size_t bytes, std::size_t& raw_bytes) {
     raw_bytes = bytes + TABLE_ALIGNMENT;
-    void* raw = mmap(nullptr, raw_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* raw =
+        mmap(nullptr, raw_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED) return nullptr;
     if (bytes <= HUGE_PAGES_MAX) // advice only: may fail, and nothing depends on it
         madvise(reinterpret_cast<void*>(table_start(raw)), bytes, MADV_HUGEPAGE);
@@ -62,12 +63,14 @@ bool clear_touched(void* start, std::size_t bytes, std::size_t cap) {
     std::vector<unsigned char> in_memory((bytes + page - 1) / page);
     if (mincore(start, bytes, in_memory.data()) != 0) return false;
     std::size_t touched = 0;
-    for (unsigned char p : in_memory) touched += (p & 1) ? page : 0;
+    for (unsigned char p : in_memory)
+        touched += (p & 1) ? page : 0;
     if (touched > cap) return false;
     auto* base = static_cast<unsigned char*>(start);
     for (std::size_t i = 0; i < in_memory.size();) {
         std::size_t end = i;
-        while (end < in_memory.size() && (in_memory[end] & 1)) ++end;
+        while (end < in_memory.size() && (in_memory[end] & 1))
+            ++end;
         if (end > i) std::memset(base + i * page, 0, std::min(bytes, end * page) - i * page);
         i = end + 1;
     }
@@ -173,8 +176,7 @@ std::uint64_t load(const std::uint64_t& x) {
 std::uint16_t load(const std::uint16_t& x) {
     return std::atomic_ref<const std::uint16_t>(x).load(std::memory_order_relaxed);
 }
-template <class T>
-void store_relaxed(T& x, T v) {
+template <class T> void store_relaxed(T& x, T v) {
     std::atomic_ref<T>(x).store(v, std::memory_order_relaxed);
 }
 
@@ -231,10 +233,9 @@ void TranspositionTable::store(Key key, int ply, Move move, Score score, Score e
         meta_generation(old_meta) == generation_)
         return;
     // A store without a move keeps the move this key had.
-    const std::uint16_t raw_move =
-        (!move && same_key) ? std::uint16_t(old_data >> 16) : move.raw();
-    const auto meta = std::uint16_t((generation_ << 10) | (bound << 8) |
-                                    (std::clamp(depth, 0, 250) + 1));
+    const std::uint16_t raw_move = (!move && same_key) ? std::uint16_t(old_data >> 16) : move.raw();
+    const auto meta =
+        std::uint16_t((generation_ << 10) | (bound << 8) | (std::clamp(depth, 0, 250) + 1));
     const std::uint64_t data = std::uint64_t(std::uint16_t(key16 ^ meta)) |
                                (std::uint64_t(raw_move) << 16) |
                                (std::uint64_t(std::uint16_t(score_to_tt(score, ply))) << 32) |

@@ -66,7 +66,7 @@ private:
     void release();
     void adopt(void* raw, std::size_t raw_bytes); // frees the old table, uses raw aligned
 
-    void* raw_ = nullptr;      // what allocate_zeroed returned
+    void* raw_ = nullptr;       // what allocate_zeroed returned
     std::size_t raw_bytes_ = 0; // and its size
     Bucket* buckets_ = nullptr; // raw_ aligned to a cache line
     std::size_t count_ = 0;

@@ -80,8 +80,8 @@ double median(std::vector<double> v) {
 
 int run_bench(const std::string& stockfish, int runs) {
     const bool with_sf = !stockfish.empty() && stockfish != "none";
-    std::printf("%-10s %5s %14s %12s %12s %12s %8s\n", "position", "depth", "nodes",
-                "horizon ms", with_sf ? "stockfish ms" : "", "horizon Mnps", with_sf ? "ratio" : "");
+    std::printf("%-10s %5s %14s %12s %12s %12s %8s\n", "position", "depth", "nodes", "horizon ms",
+                with_sf ? "stockfish ms" : "", "horizon Mnps", with_sf ? "ratio" : "");
     double total_h = 0, total_s = 0;
     std::uint64_t total_nodes = 0;
     bool sf_ok = with_sf;
@@ -223,7 +223,8 @@ int perft_main(int argc, const char* const* argv) {
                     std::cerr << "horizon perft: " << e << "\n";
                 return 2;
             }
-            std::cout << "\n" << r.positions << " positions, " << r.checks << " counts checked, "
+            std::cout << "\n"
+                      << r.positions << " positions, " << r.checks << " counts checked, "
                       << (r.checks - r.failures) << " passed, " << r.failures << " failed\n";
             std::cout << "Nodes searched: " << r.nodes << "\n";
             print_speed(r.nodes, r.seconds);

@@ -44,8 +44,9 @@ bool start_engine(Subprocess& e) {
 } // namespace
 
 int uci_bench_main(int argc, const char* const* argv) {
-    cxxopts::Options options("horizon uci-bench",
-                             "Measure a UCI engine's responsiveness from outside, as a GUI sees it.");
+    cxxopts::Options options(
+        "horizon uci-bench",
+        "Measure a UCI engine's responsiveness from outside, as a GUI sees it.");
     // clang-format off
     options.add_options()
         ("engine", "engine binary (default: this horizon)", cxxopts::value<std::string>())
@@ -132,7 +133,8 @@ int uci_bench_main(int argc, const char* const* argv) {
     std::printf("go movetime %-5d          %8.1f / %8.1f  (min %.1f; Move Overhead %d)\n", movetime,
                 mt.median(), mt.max(), mt.min(), overhead);
     std::printf("peak memory (KiB)          %8.0f / %8.0f\n", rss.median(), rss.max());
-    std::printf("Hash 16384 + ucinewgame    %8.1f / %8.1f  (to readyok)\n", hash.median(), hash.max());
+    std::printf("Hash 16384 + ucinewgame    %8.1f / %8.1f  (to readyok)\n", hash.median(),
+                hash.max());
     if (failures) std::printf("FAILURES: %d responses missing\n", failures);
     return failures ? 1 : 0;
 }
