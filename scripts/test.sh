@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Checks the house style (scripts/check_format.sh), then builds and runs the whole test
 # suite: a Release build (PEXT lookups, warnings as errors), an ASan+UBSan build
-# (magic-bitboard lookups), and a ThreadSanitizer build that runs the threaded tests (Lazy SMP, the search thread against stop/ponderhit/isready/quit); then the
-# distributed binaries: the Windows build under Wine and the portable Linux builds on an
-# emulated older processor (scripts/check_portable.sh).
+# (magic-bitboard lookups), and a ThreadSanitizer build that runs the threaded tests (Lazy
+# SMP, the search thread against stop/ponderhit/isready/quit); then the distributed binaries:
+# the Windows build under Wine and the portable Linux builds on an emulated older processor
+# (scripts/check_portable.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
