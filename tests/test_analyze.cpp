@@ -219,11 +219,11 @@ TEST_CASE("analyze: judge_game from given evaluations", "[analyze]") {
     const auto move = [&](int i) { return game.moves.moves[std::size_t(i)].move; };
     // Side to move's view at each position; pv[0] is the search's best move.
     std::vector<PositionEval> evals(5);
-    evals[0] = {30, {}, 10, 0, {move(0)}};  // 1. e4, the best move
-    evals[1] = {-20, {}, 10, 0, {move(1)}}; // 1... e5, best: White's eval dropped, no loss
-    evals[2] = {40, {}, 10, 0, {move(0)}};  // 2. Qh5 is not the best move: e4 stands for it
-    evals[3] = {-70, {}, 10, 0, {move(1)}}; // 2... Ke7: the best was "e5" (a stand-in)
-    evals[4] = {600, {}, 10, 0, {}};
+    evals[0] = {30, {}, 10, 0, {move(0)}, {}};  // 1. e4, the best move
+    evals[1] = {-20, {}, 10, 0, {move(1)}, {}}; // 1... e5, best: White's eval dropped, no loss
+    evals[2] = {40, {}, 10, 0, {move(0)}, {}};  // 2. Qh5 is not the best move: e4 stands for it
+    evals[3] = {-70, {}, 10, 0, {move(1)}, {}}; // 2... Ke7: the best was "e5" (a stand-in)
+    evals[4] = {600, {}, 10, 0, {}, {}};
 
     const GameAnalysis a = judge_game(game, evals, model());
     REQUIRE(a.moves.size() == 4);
@@ -251,7 +251,7 @@ TEST_CASE("analyze: judge_game from given evaluations", "[analyze]") {
     CHECK(a.positions[4].wdl.win == wdl_from_score(model(), 600, 78).win);
 
     // Mates are capped at CP_LOSS_CAP in the centipawn loss.
-    evals[4] = {SCORE_MATE - 3, {}, 10, 0, {}};
+    evals[4] = {SCORE_MATE - 3, {}, 10, 0, {}, {}};
     CHECK(judge_game(game, evals, model()).moves[3].loss_cp == CP_LOSS_CAP - 70);
     evals.pop_back();
     CHECK_THROWS(judge_game(game, evals, model()));
@@ -263,10 +263,10 @@ TEST_CASE("analyze: the annotated game reads back with its evaluations, marks an
                               "Ke7! $14 (2... Nc6) 3. Qxe5# 1-0\n");
     const auto move = [&](int i) { return game.moves.moves[std::size_t(i)].move; };
     std::vector<PositionEval> evals(6);
-    evals[0] = {30, {}, 5, 0, {move(0)}};
-    evals[1] = {-30, {}, 5, 0, {move(1)}};
-    evals[2] = {40, {}, 5, 0, {move(2)}};
-    evals[3] = {-50, {}, 5, 0, {}}; // the better line for 2... Ke7: 2... Nc6 3. Bc4
+    evals[0] = {30, {}, 5, 0, {move(0)}, {}};
+    evals[1] = {-30, {}, 5, 0, {move(1)}, {}};
+    evals[2] = {40, {}, 5, 0, {move(2)}, {}};
+    evals[3] = {-50, {}, 5, 0, {}, {}}; // the better line for 2... Ke7: 2... Nc6 3. Bc4
     const Position before_ke7 = [&] {
         Position p = game.start;
         for (int i = 0; i < 3; ++i)
@@ -280,8 +280,8 @@ TEST_CASE("analyze: the annotated game reads back with its evaluations, marks an
     const ParsedMove bc4 = parse_san(after_nc6, "Bc4");
     REQUIRE(bc4);
     evals[3].pv = {nc6.move, bc4.move, Move(std::uint16_t(12345))}; // a corrupt third move
-    evals[4] = {mate_in(1), {}, 5, 0, {move(4)}};
-    evals[5] = {-SCORE_MATE, {}, 0, 0, {}};
+    evals[4] = {mate_in(1), {}, 5, 0, {move(4)}, {}};
+    evals[5] = {-SCORE_MATE, {}, 0, 0, {}, {}};
     const GameAnalysis a = judge_game(game, evals, model());
     REQUIRE(a.moves[3].judgement == Judgement::BLUNDER);
 
@@ -765,4 +765,155 @@ TEST_CASE("analyze and epd: bad input gets one clear message and no crash", "[an
           std::string::npos);
     CHECK(mixed.output.find("2 games analysed, 1 left out") != std::string::npos);
     CHECK(read_pgn(read_text_file(dir.path("e.pgn"))).size() == 2);
+}
+
+// --------------------------------------------------------------------------------------------
+// Syzygy tables
+
+namespace {
+
+std::string tables_folder() {
+    return (std::filesystem::path(HORIZON_SOURCE_DIR) / ".." / "shared" / "syzygy").string();
+}
+
+// KRvK: 1. Kf1 (still a win) Kd3 2. Rc2?? (the king takes the rook: a draw) Kxc2.
+constexpr const char* TABLE_GAME = "table_blunder.pgn";
+
+GameAnalysis table_analysis(const PgnGame& game, std::uint64_t nodes, bool tables) {
+    Engine engine;
+    engine.set_threads(1);
+    if (tables) REQUIRE(engine.set_syzygy_path(tables_folder()).wdl_tables > 0);
+    engine.new_game();
+    return analyze_game(engine, game, node_limit(nodes));
+}
+
+PositionEval with_table(TbWdl wdl) {
+    PositionEval e;
+    e.table = TbProbe{wdl, std::nullopt};
+    return e;
+}
+
+} // namespace
+
+TEST_CASE("analyze: the tables' verdict as a result, the fifty-move rule honoured",
+          "[analyze][tablebases]") {
+    CHECK(tb_outcome(TbWdl::WIN) == 1);
+    CHECK(tb_outcome(TbWdl::CURSED_WIN) == 0);
+    CHECK(tb_outcome(TbWdl::DRAW) == 0);
+    CHECK(tb_outcome(TbWdl::BLESSED_LOSS) == 0);
+    CHECK(tb_outcome(TbWdl::LOSS) == -1);
+    CHECK(table_note(TbProbe{TbWdl::WIN, 17}) == "table: win, DTZ 17");
+    CHECK(table_command_value(TbProbe{TbWdl::DRAW, 0}, BLACK) == "Black: draw, DTZ 0");
+}
+
+TEST_CASE("analyze: judge_game lets the tables overrule the evaluation", "[analyze][tablebases]") {
+    const PgnGame game = first_game(read_text_file(data_path(TABLE_GAME)));
+    REQUIRE(game.main_line().size() == 4);
+    // The evaluations all say nothing happened; only the tables speak.
+    const auto judged = [&](TbWdl before, TbWdl after_for_opponent) {
+        std::vector<PositionEval> evals(5);
+        evals[0] = with_table(before);
+        evals[1] = with_table(after_for_opponent);
+        return judge_game(game, evals, model()).moves[0];
+    };
+    const MoveJudgement thrown = judged(TbWdl::WIN, TbWdl::DRAW);
+    CHECK(thrown.judgement == Judgement::BLUNDER);
+    CHECK(thrown.by_table);
+    CHECK(thrown.loss_permille == 500);
+    CHECK(judged(TbWdl::DRAW, TbWdl::WIN).judgement == Judgement::BLUNDER);
+    CHECK(judged(TbWdl::WIN, TbWdl::WIN).loss_permille == 1000);
+    // A win the fifty-move rule will not let be won is a draw; a blessed loss too.
+    CHECK(judged(TbWdl::WIN, TbWdl::BLESSED_LOSS).judgement == Judgement::BLUNDER);
+    CHECK(judged(TbWdl::CURSED_WIN, TbWdl::DRAW).judgement == Judgement::GOOD);
+    CHECK(judged(TbWdl::DRAW, TbWdl::CURSED_WIN).judgement == Judgement::GOOD);
+    CHECK(judged(TbWdl::WIN, TbWdl::LOSS).judgement == Judgement::GOOD);
+    CHECK(judged(TbWdl::LOSS, TbWdl::WIN).judgement == Judgement::GOOD);
+    CHECK_FALSE(judged(TbWdl::LOSS, TbWdl::WIN).by_table);
+    // Where the tables hold only one side of the move, the evaluation judges.
+    std::vector<PositionEval> one_sided(5);
+    one_sided[0] = with_table(TbWdl::WIN);
+    CHECK(judge_game(game, one_sided, model()).moves[0].judgement == Judgement::GOOD);
+}
+
+TEST_CASE("analyze: a move that throws away a table win is a blunder, even at few nodes",
+          "[analyze][tablebases]") {
+    const PgnGame original = first_game(read_text_file(data_path(TABLE_GAME)));
+    for (std::uint64_t nodes : {std::uint64_t(1), std::uint64_t(200)}) {
+        INFO(nodes << " nodes");
+        const GameAnalysis a = table_analysis(original, nodes, true);
+        REQUIRE(a.moves.size() == 4);
+        for (const PositionEval& e : a.positions)
+            CHECK(e.table.has_value());
+        CHECK(a.positions[0].table->wdl == TbWdl::WIN);
+        CHECK(a.moves[0].judgement != Judgement::BLUNDER); // 1. Kf1: still a win
+        CHECK_FALSE(a.moves[0].by_table);
+        CHECK(a.moves[2].judgement == Judgement::BLUNDER); // 2. Rc2??: a draw
+        CHECK(a.moves[2].by_table);
+        CHECK(a.players[WHITE].counts[std::size_t(Judgement::BLUNDER)] >= 1);
+
+        PgnGame annotated = original;
+        annotate_game(annotated, a, {});
+        const PgnMove& blunder = annotated.moves.moves[2];
+        CHECK(judgement_of(blunder) == Judgement::BLUNDER);
+        const auto table = pgn_command(blunder.comment_after, "table");
+        REQUIRE(table.has_value());
+        CHECK(*table == "Black: draw, DTZ 0");
+        CHECK(pgn_command(annotated.moves.moves[0].comment_before, "table").value_or("") ==
+              "White: " + tb_result_text(*a.positions[0].table));
+    }
+}
+
+TEST_CASE("analyze: without tables the table game is judged by the evaluation alone",
+          "[analyze][tablebases]") {
+    const PgnGame original = first_game(read_text_file(data_path(TABLE_GAME)));
+    const GameAnalysis a = table_analysis(original, TEST_NODES, false);
+    std::vector<PositionEval> evals = a.positions;
+    const GameAnalysis again = judge_game(original, evals, model());
+    for (std::size_t i = 0; i < a.moves.size(); ++i) {
+        CHECK_FALSE(a.moves[i].by_table);
+        CHECK(a.moves[i].judgement == again.moves[i].judgement);
+        CHECK(a.moves[i].loss_permille == again.moves[i].loss_permille);
+    }
+    for (const PositionEval& e : a.positions)
+        CHECK_FALSE(e.table.has_value());
+    PgnGame annotated = original;
+    annotate_game(annotated, a, {});
+    CHECK(to_pgn(annotated).find("%table") == std::string::npos);
+}
+
+TEST_CASE("analyze and epd: --syzygy-path on the command line", "[analyze][epd][tablebases][e2e]") {
+    const std::string tables = " --syzygy-path '" + tables_folder() + "'";
+    test::TempDir dir;
+    const std::string out = dir.path("out.pgn");
+    const ShellRun game =
+        run_horizon("analyze '" + data_path(TABLE_GAME) + "' --nodes 1 -o '" + out + "'" + tables);
+    INFO(game.output);
+    CHECK(game.status == 0);
+    CHECK(game.output.find("1 blunder") != std::string::npos);
+    const PgnGame back = first_game(read_text_file(out));
+    REQUIRE(back.moves.moves.size() == 4);
+    const PgnMove& rc2 = back.moves.moves[2];
+    CHECK(judgement_of(rc2) == Judgement::BLUNDER);
+    CHECK(pgn_command(rc2.comment_after, "table").value_or("") == "Black: draw, DTZ 0");
+    CHECK(judgement_of(back.moves.moves[0]) != Judgement::BLUNDER);
+
+    const ShellRun fen =
+        run_horizon("analyze --fen '8/8/8/8/8/2k5/R7/4K3 w - - 0 1' --nodes 100" + tables);
+    INFO(fen.output);
+    CHECK(fen.status == 0);
+    CHECK(fen.output.find("  [table: win, DTZ ") != std::string::npos);
+
+    const std::string suite = dir.path("krk.epd");
+    std::ofstream(suite) << "8/8/8/8/8/2k5/R7/4K3 w - - am Rc2; id \"krk\";\n";
+    const ShellRun epd = run_horizon("epd '" + suite + "' --nodes 100" + tables);
+    INFO(epd.output);
+    CHECK(epd.output.find("krk  ") != std::string::npos);
+    CHECK(epd.output.find("[table: win, DTZ ") != std::string::npos);
+
+    // A path without tables is refused, and says why.
+    const ShellRun none = run_horizon("analyze '" + data_path(TABLE_GAME) + "' --nodes 1" +
+                                      " --syzygy-path '" + dir.path("nothing-here") + "'");
+    CHECK(none.status == 2);
+    CHECK(none.output.find("--syzygy-path") != std::string::npos);
+    CHECK(none.output.find("no tables found") != std::string::npos);
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "analysis/game_analysis.hpp"
 #include "notation/san.hpp"
 
 namespace horizon {
@@ -146,7 +147,9 @@ EpdOutcome run_epd_test(Engine& engine, const EpdTest& test, const SearchLimits&
         if (report.multipv == 1 && !report.pv.empty())
             tracker.report(report.pv[0], report.score, report.bound, report.time_ms, report.nodes);
     });
-    return tracker.finish(r.best, r.score, r.depth, r.nodes, ms_since(start));
+    EpdOutcome outcome = tracker.finish(r.best, r.score, r.depth, r.nodes, ms_since(start));
+    outcome.table = table_result(engine, pos);
+    return outcome;
 }
 
 } // namespace horizon

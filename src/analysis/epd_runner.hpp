@@ -12,6 +12,7 @@
 #include "core/position.hpp"
 #include "core/types.hpp"
 #include "engine/engine.hpp"
+#include "eval/tablebases.hpp"
 #include "notation/epd.hpp"
 
 namespace horizon {
@@ -49,6 +50,7 @@ struct EpdOutcome {
     // When solved: the report from which the best move stayed a solution.
     std::int64_t solution_ms = 0;
     std::uint64_t solution_nodes = 0;
+    std::optional<TbProbe> table; // the verdict of the engine's tables, where they hold it
 };
 
 // Follows one search of a test's position, report after report, for the time to solution
@@ -68,7 +70,8 @@ private:
     std::uint64_t since_nodes_ = 0;
 };
 
-// Searches the test's position on `engine` (its table cleared first).
+// Searches the test's position on `engine` (its table cleared first); the outcome carries the
+// verdict of the engine's Syzygy tables where they hold the position.
 EpdOutcome run_epd_test(Engine& engine, const EpdTest& test, const SearchLimits& limits);
 
 } // namespace horizon

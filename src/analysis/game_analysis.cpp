@@ -17,6 +17,7 @@ constexpr const char* JUDGEMENT_NAMES[] = {"", "inaccuracy", "mistake", "blunder
 constexpr const char* JUDGEMENT_PLURALS[] = {"", "inaccuracies", "mistakes", "blunders"};
 constexpr int JUDGEMENT_NAGS[] = {0, 6, 2, 4};
 constexpr int MOVE_ASSESSMENT_NAG_MAX = 6; // $1..$6: ! ? !! ?? !? ?!
+constexpr int TABLE_STEP_PERMILLE = 500;   // win to draw, draw to loss
 
 Score white_view(Score s, Color side_to_move) { return side_to_move == WHITE ? s : -s; }
 
@@ -26,6 +27,7 @@ int capped_cp(Score s) { return std::clamp(s, -CP_LOSS_CAP, CP_LOSS_CAP); }
 PositionEval search_position(Engine& engine, const SearchLimits& limits, double& seconds) {
     PositionEval e;
     const Position& pos = engine.position();
+    e.table = table_result(engine, pos);
     MoveList legal;
     generate<GenType::ALL>(pos, legal);
     if (legal.empty()) {
@@ -62,6 +64,23 @@ std::string with_eval(std::string_view comment, Score white_score) {
     return set_pgn_command(comment, "eval", eval_text(white_score));
 }
 
+// The comment with the position's evaluation and, where the tables hold it, their verdict.
+std::string with_eval(std::string_view comment, const PositionEval& e, Color side_to_move) {
+    std::string out = with_eval(comment, white_view(e.score, side_to_move));
+    if (e.table) out = set_pgn_command(out, "table", table_command_value(*e.table, side_to_move));
+    return out;
+}
+
+// Marks the move a blunder when the tables' verdict got worse for the mover.
+void judge_by_table(MoveJudgement& mj, const PositionEval& before, const PositionEval& after) {
+    if (!before.table || !after.table) return;
+    const int steps = tb_outcome(before.table->wdl) - -tb_outcome(after.table->wdl);
+    if (steps <= 0) return;
+    mj.judgement = Judgement::BLUNDER;
+    mj.by_table = true;
+    mj.loss_permille = TABLE_STEP_PERMILLE * steps;
+}
+
 } // namespace
 
 Judgement judge_loss(int loss_permille) {
@@ -73,6 +92,22 @@ Judgement judge_loss(int loss_permille) {
 
 const char* judgement_name(Judgement j) { return JUDGEMENT_NAMES[int(j)]; }
 int judgement_nag(Judgement j) { return JUDGEMENT_NAGS[int(j)]; }
+
+int tb_outcome(TbWdl wdl) {
+    if (wdl == TbWdl::WIN) return 1;
+    return wdl == TbWdl::LOSS ? -1 : 0;
+}
+
+std::optional<TbProbe> table_result(const Engine& engine, const Position& pos) {
+    if (!engine.tablebases().enabled()) return std::nullopt;
+    return engine.tablebases().probe(pos);
+}
+
+std::string table_note(const TbProbe& probe) { return "table: " + tb_result_text(probe); }
+
+std::string table_command_value(const TbProbe& probe, Color side_to_move) {
+    return std::string(side_to_move == WHITE ? "White: " : "Black: ") + tb_result_text(probe);
+}
 
 int expected_permille(const Wdl& wdl) { return (2 * wdl.win + wdl.draw) / 2; }
 
@@ -149,6 +184,7 @@ GameAnalysis judge_game(const PgnGame& game, std::vector<PositionEval> positions
                 move_loss_permille(model, mj.before, material, mj.after, wdl_material(pos));
             mj.judgement = judge_loss(mj.loss_permille);
         }
+        judge_by_table(mj, here, a.positions[i + 1]);
         PlayerSummary& player = a.players[mover];
         ++player.moves;
         player.loss_cp += mj.loss_cp;
@@ -211,11 +247,12 @@ void annotate_game(PgnGame& game, const GameAnalysis& analysis, const AnnotateOp
     if (!options.annotator.empty()) game.set_tag("Annotator", options.annotator);
 
     Position pos = game.start;
-    const Score start_white = white_view(analysis.positions[0].score, pos.side_to_move());
+    const PositionEval& start = analysis.positions[0];
     if (line.moves.empty())
-        line.trailing_comment = with_eval(line.trailing_comment, start_white);
+        line.trailing_comment = with_eval(line.trailing_comment, start, pos.side_to_move());
     else
-        line.moves[0].comment_before = with_eval(line.moves[0].comment_before, start_white);
+        line.moves[0].comment_before =
+            with_eval(line.moves[0].comment_before, start, pos.side_to_move());
 
     for (std::size_t i = 0; i < line.moves.size(); ++i) {
         PgnMove& move = line.moves[i];
@@ -226,14 +263,15 @@ void annotate_game(PgnGame& game, const GameAnalysis& analysis, const AnnotateOp
             std::erase_if(move.nags, [](std::uint8_t n) { return n <= MOVE_ASSESSMENT_NAG_MAX; });
             move.nags.insert(move.nags.begin(), std::uint8_t(judgement_nag(mj.judgement)));
             PgnLine better = legal_line(pos, before.pv, options.better_line_plies);
-            if (!better.moves.empty()) {
+            // (Judged by the tables, the move may be the search's own choice.)
+            if (!better.moves.empty() && better.moves[0].move != move.move) {
                 better.moves[0].comment_after = with_eval("", white_view(before.score, mover));
                 move.variations.push_back(std::move(better));
             }
         }
         pos.make_move(move.move);
-        move.comment_after = with_eval(
-            move.comment_after, white_view(analysis.positions[i + 1].score, pos.side_to_move()));
+        move.comment_after =
+            with_eval(move.comment_after, analysis.positions[i + 1], pos.side_to_move());
     }
 
     std::string summary = options.annotator.empty() ? "Analysis" : options.annotator;

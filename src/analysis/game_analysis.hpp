@@ -7,6 +7,12 @@
 // view) and so is the position after it (score s1, the opponent's view). Its expected result
 // before is E(s0) and after is E(-s1), E = win + draw / 2 from the WDL model at the position's
 // material; the loss is E(s0) - E(-s1), at least 0, and 0 when the move played is b.
+//
+// With Syzygy tables set on the engine, each position they hold also gets their verdict, and
+// it overrules the evaluation: a move that turns a table win into a draw or a loss, or a draw
+// into a loss, for the side that moved is a blunder (the fifty-move rule honoured: a cursed
+// win counts as a draw, a blessed loss too). Between positions of the same verdict, or where
+// the tables hold only one of them, the evaluation judges as without tables.
 #pragma once
 
 #include <array>
@@ -20,6 +26,7 @@
 #include "core/position.hpp"
 #include "core/types.hpp"
 #include "engine/engine.hpp"
+#include "eval/tablebases.hpp"
 #include "eval/wdl.hpp"
 #include "notation/pgn.hpp"
 
@@ -47,6 +54,21 @@ int expected_permille(const Wdl& wdl);
 int move_loss_permille(const WdlModel& model, Score before, int material_before, Score after,
                        int material_after);
 
+// A table verdict as a result, the fifty-move rule honoured: 1 a win, 0 a draw (a cursed win
+// and a blessed loss too), -1 a loss.
+int tb_outcome(TbWdl wdl);
+
+// The verdict of the engine's tables on `pos` (side to move's view), nullopt without tables
+// or when they do not hold it.
+std::optional<TbProbe> table_result(const Engine& engine, const Position& pos);
+
+// "table: win, DTZ 17" (side to move's view): the verdict beside a position's best lines.
+std::string table_note(const TbProbe& probe);
+
+// The value of a move's "[%table ...]" comment: the verdict on the position the move leaves,
+// for its side to move, "Black: draw, DTZ 0".
+std::string table_command_value(const TbProbe& probe, Color side_to_move);
+
 // A score for the loss in centipawns: mates count as this many centipawns.
 constexpr int CP_LOSS_CAP = 1000;
 
@@ -57,6 +79,7 @@ struct PositionEval {
     int depth = 0; // 0: not searched (no legal move: checkmate or stalemate)
     std::uint64_t nodes = 0;
     std::vector<Move> pv;
+    std::optional<TbProbe> table; // the tables' verdict, where they hold the position
 };
 
 struct MoveJudgement {
@@ -67,6 +90,9 @@ struct MoveJudgement {
     int loss_cp = 0;       // max(0, before - after), each capped at +-CP_LOSS_CAP
     int loss_permille = 0; // expected result lost
     Judgement judgement = Judgement::GOOD;
+    // The tables judged it: their verdict got worse for the mover (loss_permille is then what
+    // the tables say was lost: 500 a step, win to draw or draw to loss).
+    bool by_table = false;
 };
 
 struct PlayerSummary {
@@ -97,7 +123,8 @@ std::vector<PositionEval> search_game(Engine& engine, const PgnGame& game,
                                       const SearchLimits& limits, double& search_seconds,
                                       const std::function<void(int, int)>& on_position = {});
 
-// Judges the game's moves from its searched positions (pure: no search).
+// Judges the game's moves from its searched positions and their table verdicts (pure: no
+// search).
 GameAnalysis judge_game(const PgnGame& game, std::vector<PositionEval> positions,
                         const WdlModel& model);
 
@@ -121,7 +148,8 @@ struct AnnotateOptions {
 };
 
 // Writes the analysis into the game: "[%eval]" before the first move (the start position)
-// and after every move (the position it leaves), the judgement's NAG (replacing any "!", "?"
+// and after every move (the position it leaves), with "[%table ...]" beside it where the
+// tables hold the position, the judgement's NAG (replacing any "!", "?"
 // ... NAG the move had), the better line as the move's last variation, the Annotator tag and
 // the per-player summary as the game's closing comment (which, read back, is the last move's
 // comment when that move has no variation).

@@ -182,6 +182,12 @@ const char* tb_wdl_name(TbWdl wdl) {
     return "?";
 }
 
+std::string tb_result_text(const TbProbe& probe) {
+    std::string s = tb_wdl_name(probe.wdl);
+    if (probe.dtz) s += ", DTZ " + std::to_string(*probe.dtz);
+    return s;
+}
+
 TbWdl tb_wdl_without_rule50(TbWdl wdl) {
     if (wdl == TbWdl::CURSED_WIN) return TbWdl::WIN;
     if (wdl == TbWdl::BLESSED_LOSS) return TbWdl::LOSS;

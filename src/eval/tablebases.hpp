@@ -52,6 +52,9 @@ struct TbProbe {
     std::optional<int> dtz;
 };
 
+// "win, DTZ 17", "draw, DTZ 0", "loss" (no DTZ table).
+std::string tb_result_text(const TbProbe& probe);
+
 // A root move as the tables rank it: higher ranks are better (see rank_root_moves).
 struct TbRootMove {
     Square from = A1;

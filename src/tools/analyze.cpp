@@ -245,10 +245,12 @@ int analyze_pgn(const AnalyzeRequest& request, Engine& engine) {
     return status;
 }
 
-void print_lines(Engine& engine, const Position& pos, const AnalyzeRequest& request,
-                 const std::string& heading) {
+// The heading, with the tables' verdict where they hold the position, then the best lines.
+std::string lines_text(Engine& engine, const Position& pos, const AnalyzeRequest& request,
+                       std::string heading) {
     const auto lines = best_lines(engine, pos, request.search.limits, request.multipv);
-    std::cout << heading << "\n" << lines_table(pos, lines) << std::endl;
+    if (const auto table = table_result(engine, pos)) heading += "  [" + table_note(*table) + "]";
+    return heading + "\n" + lines_table(pos, lines);
 }
 
 int analyze_positions(const AnalyzeRequest& request, Engine& engine) {
@@ -258,8 +260,9 @@ int analyze_positions(const AnalyzeRequest& request, Engine& engine) {
             std::cerr << "horizon analyze: --fen: bad FEN: " << err->message << "\n";
             return 2;
         }
-        print_lines(engine, pos, request,
-                    "Position " + pos.fen() + " (" + request.search.text() + ")");
+        std::cout << lines_text(engine, pos, request,
+                                "Position " + pos.fen() + " (" + request.search.text() + ")")
+                  << std::endl;
         return 0;
     }
     std::vector<std::string> errors;
@@ -274,10 +277,10 @@ int analyze_positions(const AnalyzeRequest& request, Engine& engine) {
         const EpdEntry& e = (*entries)[i];
         progress.update(i, entries->size(), e.id);
         engine.new_game();
-        const auto lines = best_lines(engine, e.record.pos, request.search.limits, request.multipv);
+        const std::string text =
+            lines_text(engine, e.record.pos, request, e.id + ": " + e.record.pos.fen());
         progress.finish();
-        std::cout << e.id << ": " << e.record.pos.fen() << "\n"
-                  << lines_table(e.record.pos, lines) << std::endl;
+        std::cout << text << std::endl;
     }
     return 0;
 }
@@ -391,7 +394,11 @@ int analyze_main(int argc, const char* const* argv) {
         return 2;
     }
     Engine engine;
-    if (auto err = request.search.apply(engine)) {
+    std::vector<std::string> problems;
+    const auto err = request.search.apply(engine, problems);
+    for (const std::string& p : problems)
+        std::cerr << "horizon analyze: --syzygy-path: " << p << "\n";
+    if (err) {
         std::cerr << "horizon analyze: " << *err << "\n";
         return 2;
     }

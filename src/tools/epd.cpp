@@ -34,6 +34,7 @@ std::string score_text(Score s, Color side_to_move) {
 }
 
 std::string outcome_line(const EpdTest& test, const EpdOutcome& o) {
+    const std::string table = o.table ? "  [" + table_note(*o.table) + "]" : std::string();
     const Position& pos = test.entry.record.pos;
     const std::string played = o.played ? move_to_san(pos, o.played) : std::string("nothing");
     char detail[96];
@@ -41,12 +42,12 @@ std::string outcome_line(const EpdTest& test, const EpdOutcome& o) {
         std::snprintf(detail, sizeof detail, "time to solution %lld ms (%llu nodes)",
                       static_cast<long long>(o.solution_ms),
                       static_cast<unsigned long long>(o.solution_nodes));
-        return "solved  " + test.entry.id + "  " + played + "  " + detail;
+        return "solved  " + test.entry.id + "  " + played + "  " + detail + table;
     }
     std::snprintf(detail, sizeof detail, " (%s, depth %d)",
                   score_text(o.score, pos.side_to_move()).c_str(), o.depth);
     return "FAILED  " + test.entry.id + "  played " + played + detail + ", expected " +
-           test.expected();
+           test.expected() + table;
 }
 
 } // namespace
@@ -149,6 +150,7 @@ int epd_main(int argc, const char* const* argv) {
             UciClient client(*other_engine);
             client.set_option("Threads", std::to_string(flags.threads));
             client.set_option("Hash", std::to_string(flags.hash_mib));
+            if (flags.syzygy_path) client.set_option("SyzygyPath", *flags.syzygy_path);
             std::cout << "Suite " << path << ": " << tests->size() << " positions; "
                       << (client.name().empty() ? *other_engine : client.name()) << ", "
                       << flags.text() << std::endl;
@@ -156,7 +158,14 @@ int epd_main(int argc, const char* const* argv) {
                 *tests, [&](const EpdTest& t) { return run_epd_test(client, t, flags.limits); });
         } else {
             Engine engine;
-            if (auto err = flags.apply(engine)) throw std::runtime_error(*err);
+            std::vector<std::string> problems;
+            const auto err = flags.apply(engine, problems);
+            for (const std::string& p : problems)
+                std::cerr << "horizon epd: --syzygy-path: " << p << "\n";
+            if (err) {
+                std::cerr << "horizon epd: " << *err << "\n";
+                return 2;
+            }
             const auto& id = engine_identity();
             std::cout << "Suite " << path << ": " << tests->size() << " positions; " << id.name
                       << " " << id.version << ", " << flags.text() << std::endl;

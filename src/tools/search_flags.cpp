@@ -43,11 +43,18 @@ std::string SearchFlags::text() const {
            ", hash " + std::to_string(hash_mib) + " MiB";
 }
 
-std::optional<std::string> SearchFlags::apply(Engine& engine) const {
+std::optional<std::string> SearchFlags::apply(Engine& engine,
+                                              std::vector<std::string>& problems) const {
     engine.set_threads(threads);
     engine.set_move_overhead(0); // no GUI between: --movetime is the whole time a position gets
     if (!engine.set_hash(std::size_t(hash_mib)))
         return "--hash " + std::to_string(hash_mib) + ": this machine cannot hold it";
+    if (syzygy_path) {
+        const TbLoad load = engine.set_syzygy_path(*syzygy_path);
+        problems.insert(problems.end(), load.problems.begin(), load.problems.end());
+        if (!engine.tablebases().enabled())
+            return "--syzygy-path '" + *syzygy_path + "': " + load.summary();
+    }
     return std::nullopt;
 }
 
@@ -58,7 +65,8 @@ void add_search_flags(cxxopts::Options& options, std::int64_t default_movetime_m
         ("movetime", "search each position this many milliseconds (default " + std::to_string(default_movetime_ms) + ")", cxxopts::value<std::string>(), "MS")
         ("nodes", "search each position this many nodes", cxxopts::value<std::string>(), "N")
         ("threads", "search threads", cxxopts::value<std::string>()->default_value("1"), "T")
-        ("hash", "hash table, MiB", cxxopts::value<std::string>()->default_value(std::to_string(Engine::DEFAULT_HASH_MIB)), "MB");
+        ("hash", "hash table, MiB", cxxopts::value<std::string>()->default_value(std::to_string(Engine::DEFAULT_HASH_MIB)), "MB")
+        ("syzygy-path", "Syzygy tables (folders joined by ':', ';' on Windows): the search uses them and the tables' verdict is shown where they hold a position", cxxopts::value<std::string>(), "PATH");
     // clang-format on
 }
 
@@ -79,6 +87,7 @@ SearchFlags read_search_flags(const cxxopts::ParseResult& args, std::int64_t def
         f.limits.movetime = default_movetime_ms;
     f.threads = int(flag_number(args, "threads", 1, MAX_THREADS));
     f.hash_mib = int(flag_number(args, "hash", 1, Engine::MAX_HASH_MIB));
+    if (args.count("syzygy-path")) f.syzygy_path = args["syzygy-path"].as<std::string>();
     return f;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <cxxopts.hpp>
 
@@ -17,16 +18,19 @@ struct SearchFlags {
     SearchLimits limits;
     int threads = 1;
     int hash_mib = Engine::DEFAULT_HASH_MIB;
+    std::optional<std::string> syzygy_path; // Syzygy tables for the search and the verdicts
 
     // "depth 12", "100 ms a move", "5000 nodes a move".
     std::string limit_text() const;
     // "100 ms a move, 1 thread, hash 16 MiB".
     std::string text() const;
-    // Sets the engine's threads and hash; an error when the hash cannot be had.
-    std::optional<std::string> apply(Engine& engine) const;
+    // Sets the engine's threads, hash and tables; an error when the hash cannot be had or the
+    // tables' path holds no table. What else is wrong with the path (a folder that is not
+    // there, a file refused) goes into `problems`.
+    std::optional<std::string> apply(Engine& engine, std::vector<std::string>& problems) const;
 };
 
-// Adds --depth, --movetime, --nodes, --threads and --hash to `options`.
+// Adds --depth, --movetime, --nodes, --threads, --hash and --syzygy-path to `options`.
 void add_search_flags(cxxopts::Options& options, std::int64_t default_movetime_ms);
 
 // Reads them (the default: --movetime default_movetime_ms). Throws std::invalid_argument

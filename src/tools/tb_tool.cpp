@@ -14,12 +14,6 @@
 
 namespace horizon {
 
-std::string tb_result_text(const TbProbe& probe) {
-    std::string s = tb_wdl_name(probe.wdl);
-    if (probe.dtz) s += ", DTZ " + std::to_string(*probe.dtz);
-    return s;
-}
-
 namespace {
 
 constexpr const char* USAGE =

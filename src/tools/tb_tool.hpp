@@ -4,12 +4,9 @@
 
 #include <string>
 
-#include "eval/tablebases.hpp"
+#include "eval/tablebases.hpp" // tb_result_text
 
 namespace horizon {
-
-// "win, DTZ 17", "draw, DTZ 0", "loss" (no DTZ table).
-std::string tb_result_text(const TbProbe& probe);
 
 int tbprobe_main(int argc, const char* const* argv);
 
