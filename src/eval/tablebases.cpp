@@ -58,37 +58,32 @@ public:
     QuietLibrary& operator=(const QuietLibrary&) = delete;
 
 private:
+    // The system's descriptor calls, by their names on each system.
 #ifdef _WIN32
-    static int silence(int fd) {
-        const int saved = _dup(fd);
-        const int null = _open("NUL", _O_WRONLY);
-        if (null >= 0) {
-            _dup2(null, fd);
-            _close(null);
-        }
-        return saved;
-    }
-    static void restore(int fd, int saved) {
-        if (saved < 0) return;
-        _dup2(saved, fd);
-        _close(saved);
-    }
+    static int dup_fd(int fd) { return _dup(fd); }
+    static void dup2_fd(int from, int to) { _dup2(from, to); }
+    static void close_fd(int fd) { _close(fd); }
+    static int open_null() { return _open("NUL", _O_WRONLY); }
 #else
+    static int dup_fd(int fd) { return dup(fd); }
+    static void dup2_fd(int from, int to) { dup2(from, to); }
+    static void close_fd(int fd) { close(fd); }
+    static int open_null() { return open("/dev/null", O_WRONLY); }
+#endif
     static int silence(int fd) {
-        const int saved = dup(fd);
-        const int null = open("/dev/null", O_WRONLY);
+        const int saved = dup_fd(fd);
+        const int null = open_null();
         if (null >= 0) {
-            dup2(null, fd);
-            close(null);
+            dup2_fd(null, fd);
+            close_fd(null);
         }
         return saved;
     }
     static void restore(int fd, int saved) {
         if (saved < 0) return;
-        dup2(saved, fd);
-        close(saved);
+        dup2_fd(saved, fd);
+        close_fd(saved);
     }
-#endif
     int saved_[2] = {-1, -1};
 };
 
