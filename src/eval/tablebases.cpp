@@ -222,16 +222,18 @@ Tablebases::~Tablebases() {
 
 TbLoad Tablebases::set_path(const std::string& path) {
     TbLoad load;
-    const auto folders = split_tb_path(path);
-    load.folders = int(folders.size());
-    // What the folders hold, the first folder with a name winning (as in the library).
+    // What the folders hold, the first folder with a name winning (as in the library); the
+    // library gets only the folders that are there, a path it can read whole.
     std::map<std::string, bool> wdl_ok, dtz_ok;
-    for (const auto& folder : folders) {
+    std::string usable;
+    for (const auto& folder : split_tb_path(path)) {
         std::error_code ec;
         if (!std::filesystem::is_directory(folder, ec)) {
             load.problems.push_back("'" + folder + "' is not a folder");
             continue;
         }
+        if (!usable.empty()) usable += PATH_SEPARATOR;
+        usable += folder;
         for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
             const auto& file = entry.path();
             const std::string stem = file.stem().string(), ext = file.extension().string();
@@ -260,14 +262,6 @@ TbLoad Tablebases::set_path(const std::string& path) {
 
     {
         QuietLibrary quiet;
-        // Only the folders that are there: the library gets a path it can read whole.
-        std::string usable;
-        for (const auto& folder : folders) {
-            std::error_code ec;
-            if (!std::filesystem::is_directory(folder, ec)) continue;
-            if (!usable.empty()) usable += PATH_SEPARATOR;
-            usable += folder;
-        }
         tb_init(usable.c_str()); // "" unloads the tables a path loaded before
         path_ = usable;
     }

@@ -38,7 +38,6 @@ struct TbLoad {
     std::vector<int> wdl_by_pieces;    // [n]: usable WDL tables of n pieces
     int largest = 0;                   // pieces of the largest usable table (0: none)
     std::vector<std::string> problems; // folders that are not there, files refused, ...
-    int folders = 0;                   // folders of the path
 
     // "found 35 WDL and 35 DTZ tables: 5 of 3 pieces, 30 of 4 pieces" or "no tables found".
     std::string summary() const;
