@@ -293,7 +293,7 @@ TEST_CASE("Search with tables: searchmoves narrow the tables' choice", "[tableba
     SearchLimits limits;
     limits.depth = 6;
     std::optional<Move> best;
-    engine.go(limits, {draw, king}, {nullptr, [&](Move b, Move) { best = b; }});
+    engine.go(limits, {draw, king}, {nullptr, [&](Move b, Move) { best = b; }, nullptr});
     engine.wait();
     REQUIRE(best);
     CHECK(*best == king);

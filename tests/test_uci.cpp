@@ -22,6 +22,7 @@
 #include "eval/wdl.hpp"
 #include "movegen/movegen.hpp"
 #include "notation/uci_move.hpp"
+#include "search/strength.hpp"
 #include "uci/uci.hpp"
 
 #include "support.hpp"
@@ -318,16 +319,18 @@ TEST_CASE("uci prints identity - every option - then uciok", "[uci]") {
         decl[name] = out[i].substr(type_at + 6);
     }
     for (const char* name : {"Hash", "Clear Hash", "Threads", "MultiPV", "Ponder", "Move Overhead",
-                             "UCI_Chess960", "UCI_AnalyseMode", "UCI_ShowWDL", "EvalFile"}) {
+                             "UCI_Chess960", "UCI_AnalyseMode", "UCI_ShowWDL", "EvalFile",
+                             "UCI_LimitStrength", "UCI_Elo", "StrengthSeed"}) {
         INFO(name);
         CHECK(decl.count(name));
     }
     CHECK(decl["Clear Hash"] == "button");
-    for (const char* name : {"Ponder", "UCI_Chess960", "UCI_AnalyseMode", "UCI_ShowWDL"})
+    for (const char* name :
+         {"Ponder", "UCI_Chess960", "UCI_AnalyseMode", "UCI_ShowWDL", "UCI_LimitStrength"})
         CHECK(decl[name] == "check default false");
     CHECK(decl["EvalFile"] == std::string("string default ") + UciLoop::EVAL_FILE_BUILTIN);
     // Spin options: default inside [min, max].
-    for (const char* name : {"Hash", "Threads", "MultiPV", "Move Overhead"}) {
+    for (const char* name : {"Hash", "Threads", "MultiPV", "Move Overhead", "UCI_Elo"}) {
         INFO(name << ": " << decl[name]);
         const auto t = tokens(decl[name]);
         REQUIRE(t.size() == 7);
@@ -343,6 +346,9 @@ TEST_CASE("uci prints identity - every option - then uciok", "[uci]") {
     CHECK(tokens(decl["Hash"])[2] == std::to_string(s.engine.hash_mib()));
     CHECK(tokens(decl["Move Overhead"])[2] == std::to_string(s.engine.move_overhead()));
     CHECK(tokens(decl["Hash"])[6] == std::to_string(Engine::MAX_HASH_MIB));
+    CHECK(tokens(decl["UCI_Elo"])[2] == std::to_string(s.engine.elo()));
+    CHECK(tokens(decl["UCI_Elo"])[4] == std::to_string(STRENGTH_ELO_MIN));
+    CHECK(tokens(decl["UCI_Elo"])[6] == std::to_string(STRENGTH_ELO_MAX));
 }
 
 TEST_CASE("isready answers readyok", "[uci]") {
@@ -453,6 +459,30 @@ TEST_CASE("setoption: unknown - malformed and out-of-range input is reported onc
         out = s.run("setoption name MultiPV value 0");
         REQUIRE(out.size() == 1);
         CHECK(starts_with(out[0], "info string "));
+    }
+    SECTION("UCI_Elo outside its range or not a number is refused - the last good value kept") {
+        REQUIRE(s.run("setoption name UCI_Elo value 1700").empty());
+        CHECK(s.engine.elo() == 1700);
+        for (const char* cmd :
+             {"setoption name UCI_Elo value 1349", "setoption name UCI_Elo value 2851",
+              "setoption name UCI_Elo value -5",
+              "setoption name UCI_Elo value 99999999999999999999",
+              "setoption name UCI_Elo value strong", "setoption name UCI_Elo"}) {
+            INFO(cmd);
+            const auto out = s.run(cmd);
+            REQUIRE(out.size() == 1);
+            CHECK(starts_with(out[0], "info string "));
+            CHECK(out[0].find("kept 1700") != std::string::npos);
+            CHECK(s.engine.elo() == 1700);
+            CHECK(s.loop_option("UCI_Elo") == "1700");
+        }
+        for (int elo : {STRENGTH_ELO_MIN, STRENGTH_ELO_MAX}) {
+            REQUIRE(s.run("setoption name UCI_Elo value " + std::to_string(elo)).empty());
+            CHECK(s.engine.elo() == elo);
+        }
+        const auto out = s.run("setoption name UCI_LimitStrength value perhaps");
+        REQUIRE(out.size() == 1);
+        CHECK_FALSE(s.engine.limit_strength());
     }
     SECTION("check option with a bad or missing value") {
         for (const char* cmd :
@@ -657,6 +687,37 @@ TEST_CASE("go nodes respects the node limit", "[uci]") {
     for (const auto& i : out.infos)
         CHECK(i.num.at("nodes") <= 5000 + SLACK);
     CHECK(out.infos.back().num.at("nodes") >= 5000);
+}
+
+TEST_CASE("UCI_LimitStrength on then off in one session", "[uci][strength]") {
+    Session s;
+    s.send("setoption name UCI_LimitStrength value true");
+    s.send("setoption name UCI_Elo value 1400");
+    s.send("setoption name StrengthSeed value 3");
+    s.send("ucinewgame");
+    const StrengthLevel level = strength_level(1400);
+    // A few moves of a game under a clock: legal, within the node budget, the last info line
+    // the line played (which may be any of the lines searched).
+    std::string moves;
+    for (int ply = 0; ply < 6; ++ply) {
+        s.send("position startpos" + (moves.empty() ? "" : " moves" + moves));
+        const auto out = check_search_output(s.go("go wtime 5000 btime 5000 winc 50 binc 50"),
+                                             s.engine.position(), level.lines);
+        for (const auto& i : out.infos)
+            CHECK(i.num.at("nodes") <= long(level.nodes) + 1024);
+        moves += " " + out.best;
+    }
+    // Off again, and a new game: the search is the full-strength one, node for node.
+    s.send("setoption name UCI_LimitStrength value false");
+    s.send("ucinewgame");
+    s.send("position startpos moves e2e4 e7e5");
+    const auto off = check_search_output(s.go("go depth 8"), s.engine.position());
+    Session fresh;
+    fresh.send("position startpos moves e2e4 e7e5");
+    const auto full = check_search_output(fresh.go("go depth 8"), fresh.engine.position());
+    CHECK(off.best == full.best);
+    CHECK(off.infos.back().num.at("nodes") == full.infos.back().num.at("nodes"));
+    CHECK(off.infos.size() == full.infos.size());
 }
 
 TEST_CASE("go mate finds a mate in two", "[uci]") {

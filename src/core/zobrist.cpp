@@ -1,5 +1,7 @@
 #include "core/zobrist.hpp"
 
+#include "core/random.hpp"
+
 namespace horizon::zobrist {
 
 Key PSQ[PIECE_NB][SQUARE_NB];
@@ -11,12 +13,7 @@ Key NO_PAWNS;
 void init() {
     // splitmix64 with a fixed seed: keys are identical on every run and platform.
     std::uint64_t state = 0x484F52495A4F4E00ULL; // "HORIZON"
-    auto next = [&state] {
-        std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31);
-    };
+    auto next = [&state] { return splitmix64(state); };
     for (auto& row : PSQ)
         for (Key& k : row)
             k = next();

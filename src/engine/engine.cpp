@@ -1,11 +1,23 @@
 #include "engine/engine.hpp"
 
+#include <random>
+
+#include "core/random.hpp"
 #include "movegen/movegen.hpp"
 #include "notation/uci_move.hpp"
 
 namespace horizon {
 
-Engine::Engine() = default;
+namespace {
+
+std::uint64_t random_seed() {
+    std::random_device device;
+    return (std::uint64_t(device()) << 32) ^ device();
+}
+
+} // namespace
+
+Engine::Engine() : game_seed_(random_seed()) {}
 
 Engine::~Engine() {
     stop();
@@ -28,7 +40,7 @@ void Engine::worker_loop() {
             job = std::move(*job_);
             job_.reset();
         }
-        search_thread(std::move(job.limits), std::move(job.searchmoves), std::move(job.callbacks));
+        search_thread(std::move(job));
     }
 }
 
@@ -129,6 +141,12 @@ void Engine::new_game() {
     wait();
     tt_.clear();
     pool_.clear();
+    game_seed_ = strength_seed_ ? strength_seed_ : random_seed();
+}
+
+void Engine::set_strength_seed(std::uint64_t seed) {
+    strength_seed_ = seed;
+    game_seed_ = seed ? seed : random_seed();
 }
 
 bool Engine::set_hash(std::size_t mib) {
@@ -163,25 +181,45 @@ void Engine::go(const SearchLimits& limits, const std::vector<Move>& searchmoves
     wait();
     time_.start(limits, pos_.side_to_move(), move_overhead_, pos_.game_ply());
     std::vector<Move> moves = prepare_tables(searchmoves);
+    Job job{limits, std::move(moves), std::move(callbacks), std::nullopt};
+    if (limit_strength_) {
+        job.strength = strength_level(elo_);
+        job.limits.nodes = job.limits.nodes ? std::min(job.limits.nodes, job.strength->nodes)
+                                            : job.strength->nodes;
+    }
     {
         std::lock_guard lock(mutex_);
         searching_ = true;
         signals_.stop = false;
         signals_.pondering = limits.ponder;
-        job_ = Job{limits, std::move(moves), std::move(callbacks)};
+        job_ = std::move(job);
     }
     if (!worker_.joinable()) worker_ = std::thread(&Engine::worker_loop, this);
     job_cv_.notify_one();
 }
 
-void Engine::search_thread(SearchLimits limits, std::vector<Move> searchmoves, SearchCallbacks cb) {
+void Engine::search_thread(Job job) {
+    const SearchLimits& limits = job.limits;
+    const SearchCallbacks& cb = job.callbacks;
     SearchReport last;
+    std::vector<SearchReport> lines; // the lines of the last iteration reported
     auto report = [&](const SearchReport& r) {
-        if (r.multipv == 1) last = r;
+        if (r.multipv == 1) {
+            last = r;
+            lines.clear();
+        }
+        lines.push_back(r);
         if (cb.on_report) cb.on_report(r);
     };
-    const SearchResult result = pool_.run(pos_, limits, time_, searchmoves, multipv_, report,
-                                          &weights_.params, search_tables());
+    const int multipv = job.strength ? std::max(multipv_, job.strength->lines) : multipv_;
+    SearchResult result = pool_.run(pos_, limits, time_, job.searchmoves, multipv, report,
+                                    &weights_.params, search_tables());
+    if (job.strength && result.best && !lines.empty()) {
+        result = choose_limited(result, lines, *job.strength, cb);
+        // The line played speaks last, as itself.
+        for (const SearchReport& r : lines)
+            if (r.pv[0] == result.best) last = r;
+    }
 
     // In infinite and ponder searches the bestmove waits for stop (or ponderhit).
     {
@@ -196,9 +234,10 @@ void Engine::search_thread(SearchLimits limits, std::vector<Move> searchmoves, S
         last.time_ms = time_.search_elapsed_ms();
         last.hashfull = tt_.hashfull();
         if (search_tables()) last.tbhits = pool_.tbhits();
-        last.multipv = 1;
+        if (!job.strength) last.multipv = 1;
         // A helper that went deeper, or found another move, speaks for the search.
-        if (last.pv.empty() || last.pv[0] != result.best || result.depth > last.depth) {
+        if (!job.strength &&
+            (last.pv.empty() || last.pv[0] != result.best || result.depth > last.depth)) {
             last.pv = result.pv.empty() ? std::vector<Move>{result.best} : result.pv;
             last.score = result.score;
             last.bound = BOUND_EXACT;
@@ -216,6 +255,31 @@ void Engine::search_thread(SearchLimits limits, std::vector<Move> searchmoves, S
     std::lock_guard lock(mutex_);
     searching_ = false;
     cv_.notify_all();
+}
+
+SearchResult Engine::choose_limited(const SearchResult& searched, std::vector<SearchReport> lines,
+                                    const StrengthLevel& level, const SearchCallbacks& cb) {
+    std::stable_sort(lines.begin(), lines.end(), [](const SearchReport& a, const SearchReport& b) {
+        return a.score > b.score;
+    });
+    std::vector<Score> scores;
+    for (const SearchReport& r : lines)
+        scores.push_back(r.score);
+    std::uint64_t state = game_seed_ ^ pos_.key();
+    const std::size_t pick = choose_line(scores, level, splitmix64(state));
+    const SearchReport& chosen = lines[pick];
+    SearchResult result = searched;
+    result.best = chosen.pv[0];
+    result.ponder = chosen.pv.size() > 1 ? chosen.pv[1] : Move::none();
+    result.score = chosen.score;
+    result.depth = chosen.depth;
+    result.pv = chosen.pv;
+    if (pick > 0 && cb.on_note)
+        cb.on_note("UCI_Elo " + std::to_string(level.elo) + ": playing line " +
+                   std::to_string(chosen.multipv) + " of " + std::to_string(lines.size()) + ", " +
+                   uci_score(chosen.score) + " against " + uci_score(lines[0].score) +
+                   " for the best");
+    return result;
 }
 
 void Engine::stop() {

@@ -2,6 +2,7 @@
 // It reports through callbacks and never prints.
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -18,6 +19,7 @@
 #include "eval/tablebases.hpp"
 #include "eval/wdl.hpp"
 #include "search/search.hpp"
+#include "search/strength.hpp"
 #include "search/threads.hpp"
 #include "search/timeman.hpp"
 #include "search/tt.hpp"
@@ -27,6 +29,7 @@ namespace horizon {
 struct SearchCallbacks {
     std::function<void(const SearchReport&)> on_report;
     std::function<void(Move best, Move ponder)> on_bestmove;
+    std::function<void(const std::string&)> on_note; // a remark for the user (UCI: info string)
 };
 
 class Engine {
@@ -34,6 +37,7 @@ public:
     static constexpr int DEFAULT_HASH_MIB = 16;
     static constexpr int MAX_HASH_MIB = 16384;
     static constexpr int DEFAULT_MOVE_OVERHEAD = 30;
+    static constexpr int DEFAULT_ELO = 2000; // UCI_Elo until set
 
     Engine();
     ~Engine();
@@ -85,6 +89,17 @@ public:
     void set_tb_rule50(bool on) { tb_config_.rule50 = on; }
     const TbConfig& tb_config() const { return tb_config_; }
 
+    // Play at a chosen strength (UCI_LimitStrength, UCI_Elo): `go` searches within the level's
+    // node budget and plays one of its best few lines (search/strength.hpp). Off by default;
+    // the tools' searches (search_sync) always play at full strength.
+    void set_limit_strength(bool on) { limit_strength_ = on; }
+    bool limit_strength() const { return limit_strength_; }
+    void set_elo(int elo) { elo_ = std::clamp(elo, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX); }
+    int elo() const { return elo_; }
+    // The limited choices draw from this seed and the position: the same seed, the same moves
+    // in the same game. 0: a new random seed at every new game.
+    void set_strength_seed(std::uint64_t seed);
+
     // Starts a search on its own thread; returns at once. Exactly one on_bestmove follows.
     void go(const SearchLimits& limits, const std::vector<Move>& searchmoves,
             SearchCallbacks callbacks);
@@ -102,7 +117,6 @@ public:
     TranspositionTable& tt() { return tt_; }
 
 private:
-    void search_thread(SearchLimits limits, std::vector<Move> searchmoves, SearchCallbacks cb);
     // Sets search_tables_ up for a search of pos_ and returns the moves to search: when the
     // root is in the tables, those of `searchmoves` (all when empty) that the tables rank
     // best, so that a won ending is converted and a drawn one is held.
@@ -126,7 +140,13 @@ private:
         SearchLimits limits;
         std::vector<Move> searchmoves;
         SearchCallbacks callbacks;
+        std::optional<StrengthLevel> strength; // a limited search's level
     };
+    void search_thread(Job job);
+    // A limited search's move: one of the lines of its last iteration (`lines`, as reported).
+    // Says which through on_note when it is not the first.
+    SearchResult choose_limited(const SearchResult& searched, std::vector<SearchReport> lines,
+                                const StrengthLevel& level, const SearchCallbacks& cb);
     void worker_loop();
     std::thread worker_;
     std::optional<Job> job_; // the search go handed over, until the worker takes it
@@ -138,6 +158,10 @@ private:
     bool chess960_ = false;
     int multipv_ = 1;
     int move_overhead_ = DEFAULT_MOVE_OVERHEAD;
+    bool limit_strength_ = false;
+    int elo_ = DEFAULT_ELO;
+    std::uint64_t strength_seed_ = 0; // 0: game_seed_ is drawn at random for each game
+    std::uint64_t game_seed_ = 0;
     EvalWeights weights_ = builtin_weights(); // changed only while no search runs
 };
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/position.hpp"
+#include "core/random.hpp"
 #include "engine/engine.hpp"
 #include "movegen/movegen.hpp"
 #include "train/data_line.hpp"
@@ -49,13 +50,6 @@ constexpr std::string_view HEADER_TITLE = "horizon datagen";
 // ---------------------------------------------------------------------------------------
 // Random numbers: splitmix64, so that an opening depends on (seed, game number) alone and
 // the same on every platform.
-
-std::uint64_t splitmix64(std::uint64_t& state) {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 class Rng {
 public:

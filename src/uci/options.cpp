@@ -82,6 +82,9 @@ std::optional<std::string> OptionRegistry::set(const std::string& name,
             return "option " + o.name + " takes a number, not '" + v.substr(0, 32) + "'; kept " +
                    o.value;
         }
+        if ((overflow || n < o.min || n > o.max) && o.refuse_outside)
+            return "option " + o.name + " value " + v.substr(0, 32) + " is outside " +
+                   std::to_string(o.min) + ".." + std::to_string(o.max) + "; kept " + o.value;
         if (overflow || n < o.min || n > o.max) {
             const long long clamped = std::clamp(n, o.min, o.max);
             note = "option " + o.name + " value " + v.substr(0, 32) + " is outside " +

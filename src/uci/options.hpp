@@ -17,6 +17,9 @@ struct UciOption {
     std::string value;
     // Applies a validated value; returns an error message if it could not be applied.
     std::function<std::optional<std::string>(const std::string&)> apply;
+    // A spin value outside min..max is refused (the last good value kept) rather than clamped:
+    // for options where the nearest bound is not what was meant (UCI_Elo).
+    bool refuse_outside = false;
 };
 
 // What to tell the GUI once an option's value is set ("": nothing), e.g. what a path found.

@@ -175,6 +175,25 @@ void UciLoop::register_options() {
                       engine_.set_tb_probe_limit(std::stoi(v));
                       return std::nullopt;
                   }});
+    // Play at a chosen strength (search/strength.hpp); UCI_Elo outside its range is refused.
+    options_.add({"UCI_LimitStrength", T::CHECK, "false", 0, 0, "",
+                  [this](const std::string& v) -> std::optional<std::string> {
+                      engine_.set_limit_strength(v == "true");
+                      return std::nullopt;
+                  }});
+    options_.add({"UCI_Elo", T::SPIN, std::to_string(Engine::DEFAULT_ELO), STRENGTH_ELO_MIN,
+                  STRENGTH_ELO_MAX, "",
+                  [this](const std::string& v) -> std::optional<std::string> {
+                      engine_.set_elo(std::stoi(v));
+                      return std::nullopt;
+                  },
+                  true});
+    // The limited choices' seed: the same seed, the same game (0: another at each new game).
+    options_.add({"StrengthSeed", T::SPIN, "0", 0, 2147483647, "",
+                  [this](const std::string& v) -> std::optional<std::string> {
+                      engine_.set_strength_seed(std::stoull(v));
+                      return std::nullopt;
+                  }});
     // A weights file in engine.json's schema; the default (or an empty value) is the built-in
     // weights. A file that cannot be loaded changes nothing.
     options_.add({"EvalFile", T::STRING, EVAL_FILE_BUILTIN, 0, 0, "",
@@ -407,6 +426,7 @@ void UciLoop::cmd_go(const std::vector<std::string>& args) {
     cb.on_report = [this, root, wdl](const SearchReport& r) {
         out_.line(format_info(r, root, wdl ? &*wdl : nullptr));
     };
+    cb.on_note = [this](const std::string& note) { info_string(note); };
     cb.on_bestmove = [this, root](Move best, Move ponder) {
         std::string line = "bestmove " + move_to_uci(root, best);
         if (best && ponder) {

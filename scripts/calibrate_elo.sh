@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Measures Horizon's UCI_Elo scale: Horizon with UCI_LimitStrength at ELO against Stockfish with
+# UCI_LimitStrength at the same UCI_Elo (or against Horizon at another UCI_Elo), fastchess,
+# pentanomial statistics, openings from ../shared/openings, one thread and 16 MiB each.
+#
+#   scripts/calibrate_elo.sh [-e HORIZON_BIN] [-n GAMES] [-t TC] [-c CONC] [-d DIR] ELO
+#   scripts/calibrate_elo.sh ... -H OTHER_ELO ELO      (Horizon at ELO against Horizon at OTHER)
+#
+# Defaults: 100 games, 10+0.1, 2 concurrent games, DIR /tmp/horizon-elo.<ELO>[-h<OTHER>]-<TC>.
+# A stopped run resumes from DIR/state.json. Prints the requested Elo, the measured difference
+# (Horizon minus its opponent) with its 95 % error, the games, and Horizon's illegal moves and
+# time forfeits. fastchess is $FASTCHESS, else on PATH, else /work/fastchess/fastchess.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin="$root/build/release/horizon"
+games=100
+tc=10+0.1
+conc=2
+out=""
+other=""
+while getopts "e:n:t:c:d:H:" opt; do
+  case $opt in
+    e) bin=$OPTARG ;; n) games=$OPTARG ;; t) tc=$OPTARG ;; c) conc=$OPTARG ;;
+    d) out=$OPTARG ;; H) other=$OPTARG ;;
+    *) sed -n '2,13p' "$0"; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || { sed -n '2,13p' "$0"; exit 2; }
+elo=$1
+fastchess=${FASTCHESS:-$(command -v fastchess || echo /work/fastchess/fastchess)}
+[ -x "$fastchess" ] || { echo "fastchess not found (set FASTCHESS)" >&2; exit 2; }
+[ -x "$bin" ] || { echo "Horizon binary $bin not found; build it first" >&2; exit 2; }
+out=${out:-/tmp/horizon-elo.$elo${other:+-h$other}-$tc}
+mkdir -p "$out"
+cd "$out"
+# The binary is copied once, so that a rebuild cannot change a resumed run.
+[ -f horizon ] || cp "$bin" horizon
+
+limited=(option.UCI_LimitStrength=true option.Threads=1 option.Hash=16)
+if [ -n "$other" ]; then
+  opponent=(cmd="$out/horizon" name="Horizon-$other" "${limited[@]}" option.UCI_Elo="$other")
+else
+  opponent=(cmd=/usr/games/stockfish name="Stockfish-$elo" "${limited[@]}" option.UCI_Elo="$elo")
+fi
+set +e
+if [ -f state.json ]; then
+  "$fastchess" -config file=state.json > fastchess.out 2>&1
+else
+  "$fastchess" \
+    -engine cmd="$out/horizon" name="Horizon-$elo" "${limited[@]}" option.UCI_Elo="$elo" \
+    -engine "${opponent[@]}" \
+    -each tc="$tc" \
+    -openings file="$root/../shared/openings/random8-balanced.epd" format=epd order=random \
+    -rounds $(((games + 1) / 2)) -repeat -concurrency "$conc" -recover \
+    -pgnout file="$out/games.pgn" -config outname=state.json > fastchess.out 2>&1
+fi
+rc=$?
+set -e
+# fastchess's last summary: "Elo: D +/- E, nElo: ..." and "Games: N, Wins: ...".
+diff=$(grep -E "^Elo:" fastchess.out | tail -1 |
+  sed -E 's/^Elo: ([-0-9.inf]+) \+\/- ([-0-9.inf]+).*/\1 \2/')
+played=$(grep -E "^Games:" fastchess.out | tail -1 |
+  sed -E 's/^Games: ([0-9]+).*Points: ([0-9.]+) \(([0-9.]+) %\).*/\1 \3/')
+read -r d e <<< "${diff:-nan nan}"
+read -r n pct <<< "${played:-0 nan}"
+horizon_side() { # the count of games in games.pgn whose end names Horizon-$elo's colour
+  awk -v me="Horizon-$elo" -v what="$1" '
+    /^\[White "/ { w = ($0 ~ "\"" me "\"") } /^\[Black "/ { b = ($0 ~ "\"" me "\"") }
+    $0 ~ what { if (($0 ~ /White/ && w) || ($0 ~ /Black/ && b)) c++ }
+    END { print c + 0 }' games.pgn 2>/dev/null || echo 0
+}
+echo "requested $elo against ${other:+Horizon }${other:-Stockfish $elo}, $tc:" \
+  "measured $d +/- $e Elo (Horizon's score $pct %), games $n"
+echo "Horizon: illegal moves $(horizon_side 'illegal move')," \
+  "time forfeits $(horizon_side 'loses on time') (fastchess exit $rc; details in $out)"

@@ -1,0 +1,69 @@
+#include "search/strength.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <vector>
+
+namespace horizon {
+
+namespace {
+
+// Fitted by scripts/calibrate_elo.sh against Stockfish 15.1 at the same UCI_Elo, 10+0.1.
+constexpr std::array<StrengthLevel, 5> TABLE = {{
+    {1350, 400, 4, 120, 400},
+    {1800, 2000, 4, 60, 250},
+    {2200, 10000, 4, 30, 150},
+    {2600, 60000, 3, 12, 60},
+    {2850, 200000, 2, 5, 30},
+}};
+
+// Scores past this are mates or table wins: as a difference between lines, a large one.
+constexpr Score LOSS_CAP = 2000;
+
+int lerp(int a, int b, double t) { return int(std::lround(a + (b - a) * t)); }
+
+} // namespace
+
+std::span<const StrengthLevel> strength_table() { return TABLE; }
+
+StrengthLevel strength_level(int elo) {
+    elo = std::clamp(elo, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX);
+    std::size_t hi = 1;
+    while (hi + 1 < TABLE.size() && TABLE[hi].elo < elo)
+        ++hi;
+    const StrengthLevel& a = TABLE[hi - 1];
+    const StrengthLevel& b = TABLE[hi];
+    const double t = std::clamp(double(elo - a.elo) / double(b.elo - a.elo), 0.0, 1.0);
+    StrengthLevel level;
+    level.elo = elo;
+    level.nodes = std::uint64_t(std::llround(std::exp(
+        std::log(double(a.nodes)) + (std::log(double(b.nodes)) - std::log(double(a.nodes))) * t)));
+    level.lines = t < 0.5 ? a.lines : b.lines;
+    level.temperature = lerp(a.temperature, b.temperature, t);
+    level.max_loss = lerp(a.max_loss, b.max_loss, t);
+    return level;
+}
+
+std::size_t choose_line(std::span<const Score> scores, const StrengthLevel& level,
+                        std::uint64_t draw) {
+    if (scores.size() <= 1 || level.temperature <= 0) return 0;
+    const Score best = std::clamp<Score>(scores[0], -LOSS_CAP, LOSS_CAP);
+    std::vector<double> weight;
+    double total = 0;
+    for (Score s : scores) {
+        const int loss = best - std::clamp<Score>(s, -LOSS_CAP, LOSS_CAP);
+        if (loss > level.max_loss) break; // the lines come best first
+        weight.push_back(std::exp(-double(std::max(loss, 0)) / level.temperature));
+        total += weight.back();
+    }
+    // The top 53 bits as a number in [0, 1).
+    double x = double(draw >> 11) * (1.0 / 9007199254740992.0) * total;
+    for (std::size_t i = 0; i < weight.size(); ++i) {
+        if (x < weight[i]) return i;
+        x -= weight[i];
+    }
+    return weight.size() - 1;
+}
+
+} // namespace horizon

@@ -1,0 +1,43 @@
+// Play at a chosen strength (UCI_LimitStrength, UCI_Elo). A limited search sees less: it has a
+// node budget per move, so its sight is shallower the lower the Elo. It also judges less
+// surely: it searches a few root lines and plays one of them at random, a line's chance
+// falling with how much worse than the best it scored (a softmax with a temperature), and
+// never one that scored more than a bound below the best. Both grow as the Elo falls, so the
+// mistakes are many small ones low down and rare small ones high up, never a piece thrown away
+// in one move that the search saw. The table behind strength_level() is fitted from matches
+// against Stockfish at the same UCI_Elo (scripts/calibrate_elo.sh; the README has the figures).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "core/types.hpp"
+
+namespace horizon {
+
+inline constexpr int STRENGTH_ELO_MIN = 1350;
+inline constexpr int STRENGTH_ELO_MAX = 2850;
+
+// How a limited search plays at one Elo.
+struct StrengthLevel {
+    int elo = STRENGTH_ELO_MAX;
+    std::uint64_t nodes = 0; // budget per move (all threads together)
+    int lines = 1;           // root lines searched (MultiPV) to choose from
+    int temperature = 0;     // centipawns: a line this much worse is e (2.718) times less likely
+    int max_loss = 0;        // centipawns: no line scored more than this below the best
+};
+
+// The calibrated anchors, lowest Elo first.
+std::span<const StrengthLevel> strength_table();
+
+// The level for `elo` (clamped to STRENGTH_ELO_MIN..STRENGTH_ELO_MAX): between two anchors the
+// node budget is interpolated geometrically, the margins linearly.
+StrengthLevel strength_level(int elo);
+
+// Which of the root lines to play: `scores` are their scores from one iteration, best first.
+// `draw` is a random number (splitmix64 of the seed and the position, so that a seeded game
+// repeats). Returns an index into `scores`.
+std::size_t choose_line(std::span<const Score> scores, const StrengthLevel& level,
+                        std::uint64_t draw);
+
+} // namespace horizon

@@ -1,0 +1,156 @@
+// Play at a chosen strength: the level table, the choice among root lines, and limited games
+// through the engine (legal moves within the node budget; the same seed, the same game).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/position.hpp"
+#include "core/random.hpp"
+#include "engine/engine.hpp"
+#include "movegen/movegen.hpp"
+#include "search/strength.hpp"
+
+#include "support.hpp"
+
+using namespace horizon;
+using horizon::test::has_legal_move;
+
+TEST_CASE("strength: the levels get stronger with the Elo and stay in range", "[strength]") {
+    const auto table = strength_table();
+    REQUIRE(table.size() >= 2);
+    CHECK(table.front().elo == STRENGTH_ELO_MIN);
+    CHECK(table.back().elo == STRENGTH_ELO_MAX);
+    StrengthLevel previous = strength_level(STRENGTH_ELO_MIN);
+    for (int elo = STRENGTH_ELO_MIN + 10; elo <= STRENGTH_ELO_MAX; elo += 10) {
+        INFO("elo " << elo);
+        const StrengthLevel level = strength_level(elo);
+        CHECK(level.elo == elo);
+        CHECK(level.nodes >= previous.nodes);
+        CHECK(level.temperature <= previous.temperature);
+        CHECK(level.max_loss <= previous.max_loss);
+        CHECK(level.lines >= 1);
+        // Never a queen's worth thrown away by the choice itself.
+        CHECK(level.max_loss < 900);
+        previous = level;
+    }
+    CHECK(strength_level(STRENGTH_ELO_MAX).nodes > 10 * strength_level(STRENGTH_ELO_MIN).nodes);
+    // The anchors are hit exactly; outside the range, the nearest end.
+    for (const StrengthLevel& anchor : table)
+        CHECK(strength_level(anchor.elo).nodes == anchor.nodes);
+    CHECK(strength_level(100).nodes == table.front().nodes);
+    CHECK(strength_level(5000).nodes == table.back().nodes);
+}
+
+TEST_CASE("strength: lines are chosen by a softmax of their loss, never past the bound",
+          "[strength]") {
+    StrengthLevel level;
+    level.temperature = 30;
+    level.max_loss = 150;
+    const std::vector<Score> scores = {20, 10, -30, -280};
+    const double w[3] = {1.0, std::exp(-10.0 / 30), std::exp(-50.0 / 30)};
+    const double total = w[0] + w[1] + w[2];
+    constexpr int DRAWS = 20000;
+    int count[4] = {};
+    std::uint64_t state = 12345;
+    for (int i = 0; i < DRAWS; ++i)
+        ++count[choose_line(scores, level, splitmix64(state))];
+    CHECK(count[3] == 0); // 300 cp below the best: past max_loss
+    for (int k = 0; k < 3; ++k) {
+        INFO("line " << k << ": " << count[k]);
+        CHECK(std::abs(double(count[k]) / DRAWS - w[k] / total) < 0.02);
+    }
+    // The smallest draw takes the best line, the largest the worst allowed.
+    CHECK(choose_line(scores, level, 0) == 0);
+    CHECK(choose_line(scores, level, ~std::uint64_t(0)) == 2);
+    // One line, or no temperature: the best.
+    CHECK(choose_line(std::vector<Score>{5}, level, ~std::uint64_t(0)) == 0);
+    level.temperature = 0;
+    CHECK(choose_line(scores, level, ~std::uint64_t(0)) == 0);
+    // Mate scores count as large differences, not as overflows.
+    level.temperature = 30;
+    const std::vector<Score> mate = {SCORE_MATE - 3, 50};
+    for (std::uint64_t d : {std::uint64_t(0), ~std::uint64_t(0)})
+        CHECK(choose_line(mate, level, d) == 0);
+}
+
+namespace {
+
+struct PlyResult {
+    Move best;
+    std::uint64_t nodes = 0;
+    int multipv_seen = 0;
+};
+
+// One limited move from the engine's position under a 10+0.1 clock.
+PlyResult limited_move(Engine& engine) {
+    SearchLimits limits;
+    limits.time[WHITE] = limits.time[BLACK] = 10000;
+    limits.inc[WHITE] = limits.inc[BLACK] = 100;
+    PlyResult out;
+    SearchCallbacks cb;
+    cb.on_report = [&](const SearchReport& r) {
+        out.nodes = std::max(out.nodes, r.nodes);
+        out.multipv_seen = std::max(out.multipv_seen, r.multipv);
+    };
+    cb.on_bestmove = [&](Move b, Move) { out.best = b; };
+    engine.go(limits, {}, cb);
+    engine.wait();
+    return out;
+}
+
+// `plies` limited moves from the start, the engine playing both sides; the moves played.
+std::vector<Move> limited_game(int elo, std::uint64_t seed, int plies) {
+    Engine engine;
+    engine.set_limit_strength(true);
+    engine.set_elo(elo);
+    engine.set_strength_seed(seed);
+    engine.new_game();
+    Position start;
+    REQUIRE_FALSE(start.set_fen(Position::START_FEN));
+    REQUIRE_FALSE(engine.set_position(start));
+    const StrengthLevel level = strength_level(elo);
+    std::vector<Move> moves;
+    for (int ply = 0; ply < plies && has_legal_move(engine.position()); ++ply) {
+        INFO("elo " << elo << " ply " << ply << " " << engine.position().fen());
+        const PlyResult r = limited_move(engine);
+        REQUIRE(engine.position().is_legal(r.best));
+        // Within the node budget (checked at every node once depth 1 is done).
+        CHECK(r.nodes <= level.nodes + 1024);
+        CHECK(r.multipv_seen <= level.lines);
+        moves.push_back(r.best);
+        REQUIRE_FALSE(engine.play(r.best));
+    }
+    return moves;
+}
+
+} // namespace
+
+TEST_CASE("strength: limited games give legal moves - a seed repeats the game", "[strength]") {
+    for (int elo : {STRENGTH_ELO_MIN, 1800, 2400}) {
+        const auto a = limited_game(elo, 42, 16);
+        const auto b = limited_game(elo, 42, 16);
+        CHECK(a == b);
+        if (elo == STRENGTH_ELO_MIN) {
+            // Low down the choice is wide: other seeds give other games.
+            int differ = 0;
+            for (std::uint64_t seed : {7, 8, 9})
+                differ += limited_game(elo, seed, 16) != a;
+            CHECK(differ > 0);
+        }
+    }
+}
+
+TEST_CASE("strength: off by default - the tools' searches stay at full strength", "[strength]") {
+    Engine engine;
+    CHECK_FALSE(engine.limit_strength());
+    engine.set_limit_strength(true);
+    engine.set_elo(STRENGTH_ELO_MIN);
+    // search_sync is the tools' search: the limit does not reach it.
+    SearchLimits limits;
+    limits.depth = 6;
+    const SearchResult r = engine.search_sync(limits, [](const SearchReport&) {});
+    CHECK(r.depth == 6);
+    CHECK(r.nodes > strength_level(STRENGTH_ELO_MIN).nodes);
+}
