@@ -31,6 +31,7 @@ elo=$1
 fastchess=${FASTCHESS:-$(command -v fastchess || echo /work/fastchess/fastchess)}
 [ -x "$fastchess" ] || { echo "fastchess not found (set FASTCHESS)" >&2; exit 2; }
 [ -x "$bin" ] || { echo "Horizon binary $bin not found; build it first" >&2; exit 2; }
+bin=$(realpath "$bin")
 out=${out:-/tmp/horizon-elo.$elo${other:+-h$other}-$tc}
 mkdir -p "$out"
 cd "$out"
@@ -59,7 +60,7 @@ rc=$?
 set -e
 # fastchess's last summary: "Elo: D +/- E, nElo: ..." and "Games: N, Wins: ...".
 diff=$(grep -E "^Elo:" fastchess.out | tail -1 |
-  sed -E 's/^Elo: ([-0-9.inf]+) \+\/- ([-0-9.inf]+).*/\1 \2/')
+  sed -E 's/^Elo: ([^ ]+) \+\/- ([^,]+).*/\1 \2/')
 played=$(grep -E "^Games:" fastchess.out | tail -1 |
   sed -E 's/^Games: ([0-9]+).*Points: ([0-9.]+) \(([0-9.]+) %\).*/\1 \3/')
 read -r d e <<< "${diff:-nan nan}"

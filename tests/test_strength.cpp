@@ -83,11 +83,14 @@ struct PlyResult {
     int multipv_seen = 0;
 };
 
-// One limited move from the engine's position under a 10+0.1 clock.
-PlyResult limited_move(Engine& engine) {
+// One limited move from the engine's position: under a 2+0.02 clock, or (clock false) within
+// the node budget alone, which makes the search itself repeatable.
+PlyResult limited_move(Engine& engine, bool clock) {
     SearchLimits limits;
-    limits.time[WHITE] = limits.time[BLACK] = 10000;
-    limits.inc[WHITE] = limits.inc[BLACK] = 100;
+    if (clock) {
+        limits.time[WHITE] = limits.time[BLACK] = 2000;
+        limits.inc[WHITE] = limits.inc[BLACK] = 20;
+    }
     PlyResult out;
     SearchCallbacks cb;
     cb.on_report = [&](const SearchReport& r) {
@@ -101,7 +104,7 @@ PlyResult limited_move(Engine& engine) {
 }
 
 // `plies` limited moves from the start, the engine playing both sides; the moves played.
-std::vector<Move> limited_game(int elo, std::uint64_t seed, int plies) {
+std::vector<Move> limited_game(int elo, std::uint64_t seed, int plies, bool clock) {
     Engine engine;
     engine.set_limit_strength(true);
     engine.set_elo(elo);
@@ -114,7 +117,7 @@ std::vector<Move> limited_game(int elo, std::uint64_t seed, int plies) {
     std::vector<Move> moves;
     for (int ply = 0; ply < plies && has_legal_move(engine.position()); ++ply) {
         INFO("elo " << elo << " ply " << ply << " " << engine.position().fen());
-        const PlyResult r = limited_move(engine);
+        const PlyResult r = limited_move(engine, clock);
         REQUIRE(engine.position().is_legal(r.best));
         // Within the node budget (checked at every node once depth 1 is done).
         CHECK(r.nodes <= level.nodes + 1024);
@@ -128,18 +131,22 @@ std::vector<Move> limited_game(int elo, std::uint64_t seed, int plies) {
 } // namespace
 
 TEST_CASE("strength: limited games give legal moves - a seed repeats the game", "[strength]") {
-    for (int elo : {STRENGTH_ELO_MIN, 1800, 2400}) {
-        const auto a = limited_game(elo, 42, 16);
-        const auto b = limited_game(elo, 42, 16);
+    // Node budgets alone (no clock): the same seed, the same game.
+    for (int elo : {STRENGTH_ELO_MIN, 1600, 1900}) {
+        const auto a = limited_game(elo, 42, 16, false);
+        const auto b = limited_game(elo, 42, 16, false);
         CHECK(a == b);
         if (elo == STRENGTH_ELO_MIN) {
             // Low down the choice is wide: other seeds give other games.
             int differ = 0;
             for (std::uint64_t seed : {7, 8, 9})
-                differ += limited_game(elo, seed, 16) != a;
+                differ += limited_game(elo, seed, 16, false) != a;
             CHECK(differ > 0);
         }
     }
+    // Under a clock, at every level up to the top, whose budget is the clock's alone.
+    for (int elo : {STRENGTH_ELO_MIN, 2000, 2500, STRENGTH_ELO_MAX})
+        CHECK(limited_game(elo, 42, 4, true).size() == 4);
 }
 
 TEST_CASE("strength: off by default - the tools' searches stay at full strength", "[strength]") {

@@ -11,11 +11,11 @@ namespace {
 
 // Fitted by scripts/calibrate_elo.sh against Stockfish 15.1 at the same UCI_Elo, 10+0.1.
 constexpr std::array<StrengthLevel, 5> TABLE = {{
-    {1350, 400, 4, 120, 400},
-    {1800, 2000, 4, 60, 250},
-    {2200, 10000, 4, 30, 150},
-    {2600, 60000, 3, 12, 60},
-    {2850, 200000, 2, 5, 30},
+    {1350, 150, 3, 25, 120},
+    {1800, 16000, 2, 15, 80},
+    {2200, 150000, 2, 8, 40},
+    {2600, 500000, 1, 0, 0},
+    {2850, 1000000000, 1, 0, 0}, // no budget: the clock alone, full strength
 }};
 
 // Scores past this are mates or table wins: as a difference between lines, a large one.
