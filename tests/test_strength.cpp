@@ -154,10 +154,13 @@ TEST_CASE("strength: off by default - the tools' searches stay at full strength"
     CHECK_FALSE(engine.limit_strength());
     engine.set_limit_strength(true);
     engine.set_elo(STRENGTH_ELO_MIN);
-    // search_sync is the tools' search: the limit does not reach it.
+    // search_sync is the tools' search: the limit does not reach it, neither its node budget
+    // nor its choice among lines.
     SearchLimits limits;
-    limits.depth = 6;
-    const SearchResult r = engine.search_sync(limits, [](const SearchReport&) {});
-    CHECK(r.depth == 6);
-    CHECK(r.nodes > strength_level(STRENGTH_ELO_MIN).nodes);
+    limits.nodes = 10 * strength_level(STRENGTH_ELO_MIN).nodes;
+    int lines = 0;
+    const SearchResult r = engine.search_sync(
+        limits, [&](const SearchReport& rep) { lines = std::max(lines, rep.multipv); });
+    CHECK(r.nodes >= limits.nodes);
+    CHECK(lines == 1);
 }

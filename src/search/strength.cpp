@@ -11,9 +11,9 @@ namespace {
 
 // Fitted by scripts/calibrate_elo.sh against Stockfish 15.1 at the same UCI_Elo, 10+0.1.
 constexpr std::array<StrengthLevel, 5> TABLE = {{
-    {1350, 150, 3, 25, 120},
+    {1350, 2000, 4, 40, 150},
     {1800, 16000, 2, 15, 80},
-    {2200, 150000, 2, 8, 40},
+    {2200, 250000, 2, 6, 40},
     {2600, 500000, 1, 0, 0},
     {2850, 1000000000, 1, 0, 0}, // no budget: the clock alone, full strength
 }};
