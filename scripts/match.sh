@@ -2,7 +2,10 @@
 # Plays a fastchess match of Horizon against a Debian engine and summarises what went wrong.
 #
 #   scripts/match.sh [-e HORIZON_BIN] [-o OPPONENT] [-n GAMES] [-t TC] [-d OUT_DIR] [-c CONC]
+#                    [-u NAME=VALUE]... [-x "FASTCHESS ARGS"]
 #
+# -u: a UCI option for Horizon alone (repeatable), e.g. -u SyzygyPath=/path/to/syzygy against
+#     -o horizon:<the same binary> for tables against no tables.
 # -r: only summarise the games already in OUT_DIR (no new games).
 # OPPONENT: sf<ELO> (Stockfish with UCI_LimitStrength, e.g. sf1350), stockfish, glaurung,
 #           toga2, gnuchess, ethereal, or horizon:<path> (another Horizon build, for SPRT-less A/B).
@@ -19,12 +22,14 @@ tc=5+0.05
 conc=2
 out=""
 extra=()
+mine=()
 report_only=0
-while getopts "e:o:n:t:d:c:x:r" opt; do
+while getopts "e:o:n:t:d:c:x:u:r" opt; do
   case $opt in
     e) bin=$OPTARG ;; o) opponent=$OPTARG ;; n) games=$OPTARG ;; t) tc=$OPTARG ;;
     d) out=$OPTARG ;; c) conc=$OPTARG ;; x) extra+=($OPTARG) ;; r) report_only=1 ;;
-    *) sed -n '2,12p' "$0"; exit 2 ;;
+    u) mine+=("option.$OPTARG") ;;
+    *) sed -n '2,16p' "$0"; exit 2 ;;
   esac
 done
 fastchess=${FASTCHESS:-$(command -v fastchess || echo /opt/fastchess/fastchess)}
@@ -55,7 +60,7 @@ rc=0
 if [ "$report_only" = 0 ]; then
 set +e
 cd "$out"
-"$fastchess" -engine cmd="$out/horizon" name=Horizon option.Hash=16 option.Threads=1 \
+"$fastchess" -engine cmd="$out/horizon" name=Horizon option.Hash=16 option.Threads=1 "${mine[@]}" \
   -engine "${opp[@]}" \
   -each tc="$tc" \
   -openings file="$openings" format=epd order=random \
