@@ -141,13 +141,15 @@ void Engine::new_game() {
     wait();
     tt_.clear();
     pool_.clear();
-    game_seed_ = strength_seed_ ? strength_seed_ : random_seed();
+    reseed();
 }
 
 void Engine::set_strength_seed(std::uint64_t seed) {
     strength_seed_ = seed;
-    game_seed_ = seed ? seed : random_seed();
+    reseed();
 }
+
+void Engine::reseed() { game_seed_ = strength_seed_ ? strength_seed_ : random_seed(); }
 
 bool Engine::set_hash(std::size_t mib) {
     stop();
@@ -215,10 +217,13 @@ void Engine::search_thread(Job job) {
     SearchResult result = pool_.run(pos_, limits, time_, job.searchmoves, multipv, report,
                                     &weights_.params, search_tables());
     if (job.strength && result.best && !lines.empty()) {
-        result = choose_limited(result, lines, *job.strength, cb);
         // The line played speaks last, as itself.
-        for (const SearchReport& r : lines)
-            if (r.pv[0] == result.best) last = r;
+        last = choose_limited(lines, *job.strength, cb);
+        result.best = last.pv[0];
+        result.ponder = last.pv.size() > 1 ? last.pv[1] : Move::none();
+        result.score = last.score;
+        result.depth = last.depth;
+        result.pv = last.pv;
     }
 
     // In infinite and ponder searches the bestmove waits for stop (or ponderhit).
@@ -257,8 +262,8 @@ void Engine::search_thread(Job job) {
     cv_.notify_all();
 }
 
-SearchResult Engine::choose_limited(const SearchResult& searched, std::vector<SearchReport> lines,
-                                    const StrengthLevel& level, const SearchCallbacks& cb) {
+SearchReport Engine::choose_limited(std::vector<SearchReport> lines, const StrengthLevel& level,
+                                    const SearchCallbacks& cb) {
     std::stable_sort(lines.begin(), lines.end(), [](const SearchReport& a, const SearchReport& b) {
         return a.score > b.score;
     });
@@ -268,18 +273,12 @@ SearchResult Engine::choose_limited(const SearchResult& searched, std::vector<Se
     std::uint64_t state = game_seed_ ^ pos_.key();
     const std::size_t pick = choose_line(scores, level, splitmix64(state));
     const SearchReport& chosen = lines[pick];
-    SearchResult result = searched;
-    result.best = chosen.pv[0];
-    result.ponder = chosen.pv.size() > 1 ? chosen.pv[1] : Move::none();
-    result.score = chosen.score;
-    result.depth = chosen.depth;
-    result.pv = chosen.pv;
     if (pick > 0 && cb.on_note)
         cb.on_note("UCI_Elo " + std::to_string(level.elo) + ": playing line " +
                    std::to_string(chosen.multipv) + " of " + std::to_string(lines.size()) + ", " +
                    uci_score(chosen.score) + " against " + uci_score(lines[0].score) +
                    " for the best");
-    return result;
+    return chosen;
 }
 
 void Engine::stop() {

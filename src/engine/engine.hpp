@@ -143,10 +143,11 @@ private:
         std::optional<StrengthLevel> strength; // a limited search's level
     };
     void search_thread(Job job);
-    // A limited search's move: one of the lines of its last iteration (`lines`, as reported).
-    // Says which through on_note when it is not the first.
-    SearchResult choose_limited(const SearchResult& searched, std::vector<SearchReport> lines,
-                                const StrengthLevel& level, const SearchCallbacks& cb);
+    // A limited search's line to play: one of the lines of its last iteration (`lines`, as
+    // reported). Says which through on_note when it is not the first.
+    SearchReport choose_limited(std::vector<SearchReport> lines, const StrengthLevel& level,
+                                const SearchCallbacks& cb);
+    void reseed(); // game_seed_ from StrengthSeed, or drawn at random when it is 0
     void worker_loop();
     std::thread worker_;
     std::optional<Job> job_; // the search go handed over, until the worker takes it
