@@ -2,6 +2,7 @@
 // weights files (load, refusals).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
@@ -10,10 +11,13 @@
 #include <vector>
 
 #include "core/position.hpp"
+#include "engine/engine.hpp"
+#include "eval/engine_file.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/params.hpp"
 #include "eval/wdl.hpp"
 #include "movegen/movegen.hpp"
+#include "uci/uci.hpp"
 
 #include "support.hpp"
 
@@ -538,4 +542,191 @@ TEST_CASE("eval: weights files load from disk and refuse what cannot be read", "
     EvalWeights out = sentinel;
     const auto none = EvalWeights::load("", out);
     CHECK(none);
+}
+
+namespace {
+
+// engine.json's text with `text` inserted right after the first occurrence of `after`.
+std::string engine_json_with(const std::string& after, const std::string& text) {
+    std::string s = test::read_text_file(std::string(HORIZON_SOURCE_DIR) + "/engine.json");
+    const auto at = s.find(after);
+    REQUIRE(at != std::string::npos);
+    return s.insert(at + after.size(), text);
+}
+
+// The text is refused by parse_config (both forms) and by EvalWeights::from_text, each time
+// with a message holding every one of `names`; the outputs stay as they were.
+void check_text_refused(const std::string& text, const std::vector<std::string>& names) {
+    nlohmann::json plain = {{"kept", 1}};
+    nlohmann::ordered_json ordered = {{"kept", 2}};
+    EvalWeights weights;
+    weights.params.weights[0] = Weight{4321, -4321};
+    const auto plain_err = parse_config(text, plain);
+    const auto ordered_err = parse_config(text, ordered);
+    const auto weights_err = EvalWeights::from_text(text, weights);
+    for (const auto* err : {&plain_err, &ordered_err, &weights_err}) {
+        INFO(err->value_or("accepted"));
+        REQUIRE(*err);
+        for (const auto& name : names)
+            CHECK((*err)->find(name) != std::string::npos);
+        CHECK((*err)->find('\n') == std::string::npos);
+    }
+    CHECK(*plain_err == *ordered_err);
+    CHECK(plain == nlohmann::json{{"kept", 1}});
+    CHECK(ordered == nlohmann::ordered_json{{"kept", 2}});
+    CHECK(weights.params.weights[0].mg == 4321);
+}
+
+} // namespace
+
+TEST_CASE("eval: parse_config reads engine.json as the JSON parser does", "[eval][weights]") {
+    const std::string text = test::read_text_file(std::string(HORIZON_SOURCE_DIR) + "/engine.json");
+    nlohmann::json plain;
+    REQUIRE_FALSE(parse_config(text, plain));
+    CHECK(plain == nlohmann::json::parse(text));
+    CHECK(plain == builtin_config());
+    nlohmann::ordered_json ordered;
+    REQUIRE_FALSE(parse_config(text, ordered));
+    CHECK(ordered == builtin_config_ordered());
+    EvalWeights w;
+    REQUIRE_FALSE(EvalWeights::from_text(text, w));
+    CHECK(w.to_json() == builtin_weights().to_json());
+    // The same key in different objects is no duplicate; arrays of objects are walked.
+    REQUIRE_FALSE(
+        parse_config(R"({"a": {"x": 1}, "b": {"x": 2}, "c": [{"x": 1}, {"x": 2}]})", plain));
+    CHECK(plain.at("c").at(1).at("x") == 2);
+}
+
+TEST_CASE("eval: a key twice in one object is refused at any depth, naming it", "[eval][weights]") {
+    // Top level.
+    check_text_refused(engine_json_with("{", "\n  \"eval\": {},"),
+                       {"duplicate key \"eval\"", "top level"});
+    check_text_refused(
+        engine_json_with("{", "\n  \"wdl\": {\"a\": [0, 0, 0, 1], \"b\": [0, 0, 0, 1]},"),
+        {"duplicate key \"wdl\"", "top level"});
+    // In a section.
+    check_text_refused(engine_json_with("\"eval\": {", "\n    \"tempo\": [[60, 40]],"),
+                       {"duplicate key \"tempo\" in \"eval\""});
+    check_text_refused(engine_json_with("\"wdl\": {", "\"b\": [0, 0, 0, 80], "),
+                       {"duplicate key \"b\" in \"wdl\""});
+    check_text_refused(engine_json_with("\"engine\": {", "\"author\": \"x\", "),
+                       {"duplicate key \"author\" in \"engine\""});
+    // Deeper, and inside arrays.
+    check_text_refused(R"({"eval": {"x": [[1, 2], {"k": 1, "j": {"m": 1, "m": 2}}]}})",
+                       {"duplicate key \"m\" in \"eval\".\"x\"[1].\"j\""});
+    check_text_refused(R"([{"k": 1}, {"k": 1, "k": 1}])", {"duplicate key \"k\" in [1]"});
+    // Keys are shown escaped: no control character reaches a message.
+    check_text_refused("{\"a\\nb\": 1, \"a\\nb\": 2}", {"duplicate key \"a\\nb\""});
+}
+
+TEST_CASE("eval: numbers that do not fit are refused, naming the key", "[eval][weights]") {
+    check_text_refused(engine_json_with("\"wdl\": {\"a\": [", "1e400, "),
+                       {"1e400", "too large", "\"wdl\".\"a\"[0]", "line 121"});
+    check_text_refused(engine_json_with("\"wdl\": {\"a\": [-618.324, ", "-1e400, "),
+                       {"-1e400", "\"wdl\".\"a\"[1]"});
+    check_text_refused(engine_json_with("\"tempo\": [[", "1e999, "), {"\"eval\".\"tempo\"[0][0]"});
+    // Integers too large for a weight are refused by the "eval" reader, naming the term.
+    const std::pair<const char*, const char*> bigs[] = {
+        {"2147483648", "2147483648 is out of range"},
+        {"-2147483649", "-2147483649 is out of range"},
+        {"18446744073709551616", "is out of range"},
+        {"99999999999999999999999", "is out of range"},
+        {"1e30", "is out of range"},
+        {"12.5", "12.5 is not an integer"}};
+    for (const auto& [big, why] : bigs) {
+        INFO(big);
+        // "tempo": [[<big>, 0]] in place of its one pair.
+        std::string text = test::read_text_file(std::string(HORIZON_SOURCE_DIR) + "/engine.json");
+        const auto at = text.find("\"tempo\": [[");
+        REQUIRE(at != std::string::npos);
+        const auto end = text.find("]]", at);
+        text.replace(at, end + 2 - at, "\"tempo\": [[" + std::string(big) + ", 0]]");
+        EvalWeights w;
+        const auto err = EvalWeights::from_text(text, w);
+        INFO(err.value_or("accepted"));
+        REQUIRE(err);
+        CHECK(err->find("\"tempo\" entry 0") != std::string::npos);
+        CHECK(err->find(why) != std::string::npos);
+    }
+}
+
+TEST_CASE("eval: text that is not JSON, or nests too deep, is refused with where",
+          "[eval][weights]") {
+    check_text_refused("", {"not valid JSON"});
+    check_text_refused("{\"eval\": {\"tempo\": [[1, 2]]", {"not valid JSON", "line 1"});
+    check_text_refused("{\"eval\": {\"tempo\": [[1, 2],]}}",
+                       {"not valid JSON", "\"eval\".\"tempo\"[1]"});
+    check_text_refused("{} {}", {"not valid JSON"});
+    check_text_refused("{\"eval\": {}} // comment", {"not valid JSON"});
+    std::string deep = "{\"engine\": ";
+    for (int i = 0; i < MAX_CONFIG_DEPTH; ++i)
+        deep += "[";
+    for (int i = 0; i < MAX_CONFIG_DEPTH; ++i)
+        deep += "]";
+    check_text_refused(deep + "}", {"nested more than", "\"engine\""});
+    // Just within the limit: parsed (the weights reader then has its own say).
+    deep = "{\"engine\": ";
+    for (int i = 1; i < MAX_CONFIG_DEPTH; ++i)
+        deep += "[";
+    for (int i = 1; i < MAX_CONFIG_DEPTH; ++i)
+        deep += "]";
+    nlohmann::json j;
+    CHECK_FALSE(parse_config(deep + "}", j));
+}
+
+TEST_CASE("eval: quoted_key escapes and shortens", "[eval][weights]") {
+    CHECK(quoted_key("tempo") == "\"tempo\"");
+    CHECK(quoted_key("a\nb\x1b") == "\"a\\nb\\u001b\"");
+    const std::string shown = quoted_key(std::string(500, 'k'));
+    CHECK(shown.size() < 80);
+    CHECK(shown.ends_with("...\""));
+    CHECK(quoted_key("\xff") == "\"\xef\xbf\xbd\""); // not UTF-8: replaced, not thrown
+}
+
+TEST_CASE("eval: EvalFile refuses a duplicate key, an overflowing number or a WDL of 1e308",
+          "[eval][weights][uci]") {
+    test::TempDir dir;
+    const std::string good = dir.write("good.json", tempo_changed_config().dump());
+    Engine engine;
+    std::istringstream in;
+    std::ostringstream out;
+    UciLoop loop(in, out, engine);
+    REQUIRE_FALSE(loop.set_option("EvalFile", good));
+    const auto signature = engine.weights().params.signature;
+    const auto wdl = engine.weights().wdl.to_json();
+    REQUIRE(signature != default_eval_params().signature);
+
+    nlohmann::json huge_wdl = tempo_changed_config();
+    huge_wdl["wdl"]["a"][3] = 1e308;
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {dir.write("dup-top.json", engine_json_with("{", "\n  \"eval\": {},")),
+         "duplicate key \"eval\""},
+        {dir.write("dup-nested.json", engine_json_with("\"eval\": {", "\"tempo\": [[9, 9]], ")),
+         "duplicate key \"tempo\" in \"eval\""},
+        {dir.write("huge-wdl.json", huge_wdl.dump()), "\"a\"[3]"},
+        {dir.write("1e400.json", engine_json_with("\"wdl\": {\"a\": [", "1e400, ")),
+         "\"wdl\".\"a\"[0]"},
+    };
+    for (const auto& [file, key] : cases) {
+        INFO(file);
+        const auto mark = out.str().size();
+        CHECK(loop.handle("setoption name EvalFile value " + file));
+        const std::string said = out.str().substr(mark);
+        INFO(said);
+        CHECK(said.rfind("info string option EvalFile: ", 0) == 0);
+        CHECK(said.find(file) != std::string::npos);
+        CHECK(said.find(key) != std::string::npos);
+        CHECK(std::count(said.begin(), said.end(), '\n') == 1);
+        CHECK(loop.option_value("EvalFile") == good);
+        CHECK(engine.weights().params.signature == signature);
+        CHECK(engine.weights().wdl.to_json() == wdl);
+    }
+    // The model that was refused would have made every score a certain draw.
+    WdlModel raw;
+    for (std::size_t i = 0; i < 4; ++i) {
+        raw.a[i] = huge_wdl["wdl"]["a"][i].get<double>();
+        raw.b[i] = huge_wdl["wdl"]["b"][i].get<double>();
+    }
+    CHECK(wdl_from_score(raw, 1667, 78).draw == 1000);
+    CHECK(wdl_from_score(engine.weights().wdl, 1667, 78).win > 900);
 }

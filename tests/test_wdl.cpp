@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "core/position.hpp"
 #include "eval/params.hpp"
@@ -151,9 +152,96 @@ TEST_CASE("wdl: the section reads back what it wrote, and bad ones are refused",
     auto negative_end = good;
     negative_end["b"] = {0, 0, -100, 100}; // 0 at x = 1, negative beyond
     refused(negative_end, "\"b\"");
-    // Any a(x) is allowed.
+    // Any a(x) within ±A_LIMIT is allowed, of either sign.
     auto any_a = good;
     any_a["a"] = {-5, 1e3, -20.5, 0};
     WdlModel out;
     CHECK_FALSE(WdlModel::from_json(any_a, out));
+    any_a["a"] = {0, 0, 0, -40};
+    CHECK_FALSE(WdlModel::from_json(any_a, out));
+}
+
+TEST_CASE("wdl: coefficients that would overflow or make nonsense are refused", "[wdl]") {
+    const auto refused = [](const nlohmann::json& j, const std::string& key) {
+        WdlModel out = FLAT;
+        const auto err = WdlModel::from_json(j, out);
+        INFO(j.dump() << " -> " << (err ? *err : std::string("accepted")));
+        REQUIRE(err);
+        CHECK(err->find(key) != std::string::npos);
+        CHECK(out.to_json() == FLAT.to_json());
+    };
+    const auto accepted = [](const nlohmann::json& j) {
+        WdlModel out;
+        const auto err = WdlModel::from_json(j, out);
+        INFO(j.dump() << " -> " << err.value_or("accepted"));
+        CHECK_FALSE(err);
+        return out;
+    };
+    const nlohmann::json good = FLAT.to_json();
+    // 1e308 anywhere: a(x) or b(x) would be infinite (or, in the constant, every score a draw).
+    for (const char* key : {"a", "b"})
+        for (std::size_t i = 0; i < 4; ++i)
+            for (double huge : {1e308, -1e308, 1.5e6, -1.5e6}) {
+                auto j = good;
+                j[key][i] = huge;
+                refused(j, std::string("\"") + key + "\"[" + std::to_string(i) + "]");
+            }
+    // Within the coefficients' limit, a(x) and b(x) must keep to theirs over the whole range.
+    auto a_high = good;
+    a_high["a"] = {0, 0, 0, WdlModel::A_LIMIT + 1};
+    refused(a_high, "\"a\"");
+    auto a_low = good;
+    a_low["a"] = {0, 0, 0, -WdlModel::A_LIMIT - 1};
+    refused(a_low, "\"a\"");
+    auto a_cubic = good; // 1e4·x³ is below the limit at x < 1 but 24,000 at x = 78/58
+    a_cubic["a"] = {1e4, 0, 0, 0};
+    refused(a_cubic, "\"a\"");
+    auto b_step = good; // below a centipawn of spread
+    b_step["b"] = {0, 0, 0, 0.5};
+    refused(b_step, "\"b\"");
+    auto b_flat = good;
+    b_flat["b"] = {0, 0, 0, WdlModel::B_LIMIT + 1};
+    refused(b_flat, "\"b\"");
+    // The limits themselves are allowed.
+    for (double a : {-WdlModel::A_LIMIT, WdlModel::A_LIMIT})
+        for (double b : {WdlModel::B_MIN, WdlModel::B_LIMIT}) {
+            auto edge = good;
+            edge["a"] = {0, 0, 0, a};
+            edge["b"] = {0, 0, 0, b};
+            accepted(edge);
+        }
+}
+
+TEST_CASE("wdl: every model the loader accepts gives finite, well-formed chances", "[wdl]") {
+    // The corners of what is accepted: a(x) at ±A_LIMIT, b(x) at B_MIN and B_LIMIT, and a
+    // steep cubic within them; scores up to the largest non-mate ones.
+    std::vector<WdlModel> models;
+    for (double a : {-WdlModel::A_LIMIT, 0.0, 150.0, WdlModel::A_LIMIT})
+        for (double b : {WdlModel::B_MIN, 80.0, WdlModel::B_LIMIT})
+            models.push_back(model({0, 0, 0, a}, {0, 0, 0, b}));
+    models.push_back(model({-9000, 9000, 4000, -9000}, {4000, -4000, -2000, 3000}));
+    for (const WdlModel& m : models) {
+        WdlModel loaded;
+        const auto err = WdlModel::from_json(m.to_json(), loaded);
+        INFO(m.to_json().dump() << ": " << err.value_or("accepted"));
+        REQUIRE_FALSE(err);
+        for (int material = 0; material <= 100; material += 5)
+            for (Score s : {Score(-SCORE_MATE_IN_MAX_PLY + 1), Score(-20000), Score(-1), Score(0),
+                            Score(3), Score(10000), Score(SCORE_MATE_IN_MAX_PLY - 1)}) {
+                const WdlProbabilities p = loaded.probabilities(s, material);
+                INFO("material " << material << " score " << s);
+                CHECK(std::isfinite(p.win));
+                CHECK(std::isfinite(p.loss));
+                CHECK(std::isfinite(p.draw));
+                CHECK((p.win >= 0 && p.win <= 1 && p.loss >= 0 && p.loss <= 1));
+                const Wdl w = wdl_from_score(loaded, s, material);
+                CHECK(w.win + w.draw + w.loss == 1000);
+                CHECK((w.win >= 0 && w.draw >= 0 && w.loss >= 0));
+            }
+    }
+    // The check between the ends finds a cubic's turning point: this b(x) is 1.5 at its
+    // minimum inside the range (x = 0.8) and far above it at both ends; 0.5 with 64.5.
+    WdlModel out;
+    CHECK_FALSE(WdlModel::from_json(model({0, 0, 0, 150}, {0, 100, -160, 65.5}).to_json(), out));
+    CHECK(WdlModel::from_json(model({0, 0, 0, 150}, {0, 100, -160, 64.5}).to_json(), out));
 }

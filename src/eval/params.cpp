@@ -1,22 +1,28 @@
 #include "eval/params.hpp"
 
 #include <climits>
+#include <cmath>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace horizon {
 
 namespace {
 
-// A weight as JSON: an integer that fits an int.
-bool is_weight(const nlohmann::json& v) {
-    if (!v.is_number_integer()) return false;
-    if (v.is_number_unsigned()) return v.get<std::uint64_t>() <= std::uint64_t(INT_MAX);
-    const std::int64_t n = v.get<std::int64_t>();
-    return n >= INT_MIN && n <= INT_MAX;
+// Why a JSON value is not a weight (an integer that fits an int), or nullopt when it is one.
+std::optional<std::string> not_a_weight(const nlohmann::json& v) {
+    if (!v.is_number()) return std::string("is not a number");
+    if (!v.is_number_integer()) {
+        // An integer too long for 64 bits comes out of the parser as a double.
+        const double d = v.get<double>();
+        return v.dump() + (std::floor(d) == d ? " is out of range" : " is not an integer");
+    }
+    const bool fits = v.is_number_unsigned()
+                          ? v.get<std::uint64_t>() <= std::uint64_t(INT_MAX)
+                          : v.get<std::int64_t>() >= INT_MIN && v.get<std::int64_t>() <= INT_MAX;
+    if (!fits) return v.dump() + " is out of range";
+    return std::nullopt;
 }
 
 // Every weight within the bounds of its term's kind.
@@ -35,8 +41,6 @@ std::optional<std::string> check_bounds(const EvalParams& p) {
     return std::nullopt;
 }
 
-constexpr std::uintmax_t MAX_WEIGHTS_FILE_BYTES = 16u << 20;
-
 } // namespace
 
 std::optional<std::string> EvalParams::from_json(const nlohmann::json& eval, EvalParams& out) {
@@ -45,7 +49,7 @@ std::optional<std::string> EvalParams::from_json(const nlohmann::json& eval, Eva
         bool known = false;
         for (const char* name : TERM_NAMES)
             known |= key == name;
-        if (!known) return "unknown evaluation term \"" + key + "\"";
+        if (!known) return "unknown evaluation term " + quoted_key(key);
     }
     EvalParams p;
     for (int t = 0; t < TERM_COUNT; ++t) {
@@ -57,9 +61,13 @@ std::optional<std::string> EvalParams::from_json(const nlohmann::json& eval, Eva
                    " [mg, eg] pairs";
         for (int i = 0; i < TERM_SIZES[t]; ++i) {
             const auto& pair = arr.at(i);
-            if (!pair.is_array() || pair.size() != 2 || !is_weight(pair[0]) || !is_weight(pair[1]))
-                return std::string("term \"") + name + "\" entry " + std::to_string(i) +
-                       " must be [mg, eg] integers";
+            const std::string entry =
+                std::string("term \"") + name + "\" entry " + std::to_string(i);
+            if (!pair.is_array() || pair.size() != 2) return entry + " must be [mg, eg] integers";
+            for (int half = 0; half < 2; ++half)
+                if (auto why = not_a_weight(pair[std::size_t(half)]))
+                    return entry + " must be [mg, eg] integers: its " + (half ? "eg " : "mg ") +
+                           *why;
             p.weights[TERM_OFFSETS[t] + i] = Weight{pair[0].get<int>(), pair[1].get<int>()};
         }
     }
@@ -99,7 +107,8 @@ std::optional<std::string> EvalWeights::from_json(const nlohmann::json& root, Ev
     if (!root.is_object()) return std::string("must be a JSON object with an \"eval\" object");
     for (const auto& [key, value] : root.items())
         if (key != "eval" && key != "wdl" && key != "engine")
-            return "unknown top-level key \"" + key + "\" (only \"eval\", \"wdl\", \"engine\")";
+            return "unknown top-level key " + quoted_key(key) +
+                   " (only \"eval\", \"wdl\", \"engine\")";
     if (!root.contains("eval")) return std::string("missing key \"eval\"");
     if (root.contains("engine") && !root.at("engine").is_object())
         return std::string("\"engine\" must be an object");
@@ -115,36 +124,16 @@ std::optional<std::string> EvalWeights::from_json(const nlohmann::json& root, Ev
     return std::nullopt;
 }
 
-std::optional<std::string> EvalWeights::load(const std::string& path, EvalWeights& out) {
-    if (path.empty()) return std::string("no file name given");
-    const std::string file = "'" + path + "'";
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (!std::filesystem::exists(status)) return file + ": no such file";
-    if (ec) return file + ": cannot be read (" + ec.message() + ")";
-    if (!std::filesystem::is_regular_file(status)) return file + ": not a regular file";
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (ec) return file + ": cannot be read (" + ec.message() + ")";
-    if (size > MAX_WEIGHTS_FILE_BYTES)
-        return file + ": " + std::to_string(size) + " bytes is too large for a weights file";
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return file + ": cannot be opened for reading";
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) return file + ": read error";
+std::optional<std::string> EvalWeights::from_text(std::string_view text, EvalWeights& out) {
     nlohmann::json root;
-    try {
-        root = nlohmann::json::parse(text.str());
-    } catch (const nlohmann::json::exception& e) {
-        // "[json.exception.parse_error.101] parse error at line 3, column 7: ..." without
-        // the bracketed prefix.
-        std::string why = e.what();
-        const auto close = why.find("] ");
-        if (why.rfind("[json.exception", 0) == 0 && close != std::string::npos)
-            why.erase(0, close + 2);
-        return file + ": not valid JSON: " + why;
-    }
-    if (auto err = from_json(root, out)) return file + ": " + *err;
+    if (auto err = parse_config(text, root)) return err;
+    return from_json(root, out);
+}
+
+std::optional<std::string> EvalWeights::load(const std::string& path, EvalWeights& out) {
+    std::string text;
+    if (auto err = read_config_file(path, text)) return err;
+    if (auto err = from_text(text, out)) return "'" + path + "': " + *err;
     return std::nullopt;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -100,7 +101,12 @@ const EvalParams& default_eval_params();
 
 // A weights file: a JSON object like engine.json. Its "eval" object is required; "wdl" (the
 // WDL model; the built-in one when absent) and "engine" (identity; ignored) are optional,
-// and any other top-level key is refused.
+// and any other top-level key is refused. The text is read by eval/engine_file's parse_config:
+// a key twice in one object, at any depth, or a number too large for a double is refused.
+//
+// This is the one loader of weights files: EvalFile, --eval-file and the subcommands that take
+// a weights file use load(); `horizon tune` refuses a start that it refuses, and checks its
+// output with it before the output replaces anything.
 struct EvalWeights {
     // Loaded weights must stay within these bounds, so that no position's evaluation can
     // overflow (king danger is squared).
@@ -113,6 +119,9 @@ struct EvalWeights {
     // On any error returns a message naming the key (and, for load, the file), and leaves
     // `out` as it was.
     static std::optional<std::string> from_json(const nlohmann::json& root, EvalWeights& out);
+    // The text of a weights file: parse_config, then from_json.
+    static std::optional<std::string> from_text(std::string_view text, EvalWeights& out);
+    // The file: read_config_file, then from_text; every message names the file.
     static std::optional<std::string> load(const std::string& path, EvalWeights& out);
     nlohmann::json to_json() const; // {"eval": ..., "wdl": ...}
     std::optional<std::string> save(const std::string& path) const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -37,12 +38,38 @@ std::pair<double, double> cubic_minimum(const WdlModel::Cubic& c, double lo, dou
     return best;
 }
 
+// The largest value and where it is: the smallest of the negated cubic.
+std::pair<double, double> cubic_maximum(const WdlModel::Cubic& c, double lo, double hi) {
+    const auto [lowest, at] = cubic_minimum({-c[0], -c[1], -c[2], -c[3]}, lo, hi);
+    return {-lowest, at};
+}
+
 std::string number_text(double v) {
-    std::string s = std::to_string(v);
-    while (s.size() > 1 && s.back() == '0')
-        s.pop_back();
-    if (!s.empty() && s.back() == '.') s.pop_back();
-    return s;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+std::string material_text(double x) {
+    return "material " + std::to_string(std::lround(x * WdlModel::MATERIAL_SCALE));
+}
+
+// Whether the cubic `key` stays within [lo, hi] over the whole material range; else why not.
+std::optional<std::string> check_range(const char* key, const WdlModel::Cubic& c, double lo,
+                                       double hi) {
+    const double x_lo = WdlModel::x_of(WdlModel::MATERIAL_MIN);
+    const double x_hi = WdlModel::x_of(WdlModel::MATERIAL_MAX);
+    const std::string range = "must give " + std::string(1, key[0]) + "(x) from " +
+                              number_text(lo) + " to " + number_text(hi) +
+                              " for every material from " + std::to_string(WdlModel::MATERIAL_MIN) +
+                              " to " + std::to_string(WdlModel::MATERIAL_MAX) + "; it is ";
+    if (const auto [lowest, at] = cubic_minimum(c, x_lo, x_hi); !(lowest >= lo))
+        return "\"" + std::string(key) + "\" " + range + number_text(lowest) + " at " +
+               material_text(at);
+    if (const auto [highest, at] = cubic_maximum(c, x_lo, x_hi); !(highest <= hi))
+        return "\"" + std::string(key) + "\" " + range + number_text(highest) + " at " +
+               material_text(at);
+    return std::nullopt;
 }
 
 } // namespace
@@ -69,7 +96,8 @@ std::optional<std::string> WdlModel::from_json(const nlohmann::json& wdl, WdlMod
     if (!wdl.is_object())
         return std::string("must be an object {\"a\": [4 numbers], \"b\": [4 numbers]}");
     for (const auto& [key, value] : wdl.items())
-        if (key != "a" && key != "b") return "unknown key \"" + key + "\" (only \"a\" and \"b\")";
+        if (key != "a" && key != "b")
+            return "unknown key " + quoted_key(key) + " (only \"a\" and \"b\")";
     WdlModel m;
     for (const char* key : COEFFICIENT_KEYS) {
         if (!wdl.contains(key)) return std::string("missing key \"") + key + "\"";
@@ -79,16 +107,17 @@ std::optional<std::string> WdlModel::from_json(const nlohmann::json& wdl, WdlMod
         Cubic& coefficients = key[0] == 'a' ? m.a : m.b;
         for (int i = 0; i < COEFFICIENTS; ++i) {
             const auto& v = arr.at(std::size_t(i));
-            if (!v.is_number() || !std::isfinite(v.get<double>()))
-                return std::string("\"") + key + "\"[" + std::to_string(i) + "] must be a number";
-            coefficients[std::size_t(i)] = v.get<double>();
+            const std::string at = std::string("\"") + key + "\"[" + std::to_string(i) + "]";
+            if (!v.is_number()) return at + " must be a number";
+            const double value = v.get<double>();
+            if (!(std::abs(value) <= COEFFICIENT_LIMIT))
+                return at + " is " + number_text(value) + ", outside -" +
+                       number_text(COEFFICIENT_LIMIT) + ".." + number_text(COEFFICIENT_LIMIT);
+            coefficients[std::size_t(i)] = value;
         }
     }
-    const auto [lowest, at] = cubic_minimum(m.b, x_of(MATERIAL_MIN), x_of(MATERIAL_MAX));
-    if (!(lowest > 0))
-        return "\"b\" must give b(x) > 0 for every material from " + std::to_string(MATERIAL_MIN) +
-               " to " + std::to_string(MATERIAL_MAX) + "; it is " + number_text(lowest) +
-               " at material " + std::to_string(std::lround(at * MATERIAL_SCALE));
+    if (auto err = check_range("a", m.a, -A_LIMIT, A_LIMIT)) return err;
+    if (auto err = check_range("b", m.b, B_MIN, B_LIMIT)) return err;
     out = m;
     return std::nullopt;
 }

@@ -28,6 +28,21 @@ struct WdlModel {
     static constexpr int MATERIAL_MAX = 78;
     static constexpr double MATERIAL_SCALE = 58.0;
 
+    // What a loaded model must keep to, so that the formula stays finite and means something
+    // for every material (x from 17/58 to 78/58, so |x| < 1.35) and every score (|s| < 32000):
+    //   - each coefficient finite with |c| <= COEFFICIENT_LIMIT: then |a(x)| and |b(x)| stay
+    //     below 6.6e6, and nothing in the formula overflows;
+    //   - |a(x)| <= A_LIMIT everywhere: beyond a hundred pawns, no evaluation would ever win
+    //     half the time (a coefficient of 1e308 made every score a certain draw);
+    //   - B_MIN <= b(x) <= B_LIMIT everywhere: b(x) > 0 keeps the chances a distribution, and
+    //     below a centipawn (the scores' unit) the spread would be a step, above a hundred pawns
+    //     a flat line. Then |(a ± s) / b| < 42000: exp() may overflow to infinity, which the
+    //     logistic takes to 0 or 1, never to NaN.
+    static constexpr double COEFFICIENT_LIMIT = 1e6;
+    static constexpr double A_LIMIT = 10000;
+    static constexpr double B_MIN = 1;
+    static constexpr double B_LIMIT = 10000;
+
     using Cubic = std::array<double, 4>; // coefficients, highest power first
     Cubic a{};
     Cubic b{};
@@ -40,9 +55,9 @@ struct WdlModel {
     // (no rounding, no special case for mates or a model without spread).
     WdlProbabilities probabilities(double score, int material) const;
 
-    // Reads a "wdl" object; on any error (missing or unknown key, not four finite numbers,
-    // b(x) not positive over the whole material range) returns a message naming the key and
-    // leaves `out` as it was.
+    // Reads a "wdl" object; on any error (missing or unknown key, not four numbers, a
+    // coefficient or a(x) or b(x) outside the limits above anywhere in the material range)
+    // returns a message naming the key and leaves `out` as it was.
     static std::optional<std::string> from_json(const nlohmann::json& wdl, WdlModel& out);
     nlohmann::json to_json() const;
 };
