@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -79,27 +81,72 @@ WdlReport fit_wdl_model(const DataSet& data, const EvalParams& tuned, WorkerPool
     return report;
 }
 
-// Writes `text` to `path` whole (a temporary file renamed over it), then checks that its
-// weights load.
+// The trained weights, before rounding, must be weights the engine loads: finite and within
+// their kind's bound. Training that diverged (too large a --lr) ends here, naming the term.
+std::optional<std::string> check_trained(const Weights& w) {
+    for (int t = 0; t < TERM_COUNT; ++t) {
+        const double limit = TERM_KINDS[t] == TermKind::KING_DANGER ? EvalWeights::KING_DANGER_LIMIT
+                                                                    : EvalWeights::LINEAR_LIMIT;
+        for (int i = 0; i < TERM_SIZES[t]; ++i)
+            for (int half = 0; half < 2; ++half) {
+                const double v = w[std::size_t(2 * (TERM_OFFSETS[t] + i) + half)];
+                if (std::abs(v) < limit + 0.5) continue; // rounds to a weight in bounds
+                char value[32];
+                std::snprintf(value, sizeof value, "%.6g", v);
+                return std::string("the training took term \"") + TERM_NAMES[t] + "\" entry " +
+                       std::to_string(i) + (half ? " eg" : " mg") + " to " + value + ", outside -" +
+                       std::to_string(int(limit)) + ".." + std::to_string(int(limit)) +
+                       ", which the engine refuses; nothing written (a smaller --lr may help)";
+            }
+    }
+    return std::nullopt;
+}
+
+// The fitted WDL model must be one the engine loads. A fit to data from a narrow range of
+// material can bend b(x) below its minimum (or a(x), b(x) past their bounds) where it has no
+// positions: that is an error naming the term, not a file the engine would refuse.
+std::optional<std::string> check_fitted(const WdlModel& model) {
+    WdlModel check;
+    if (auto err = WdlModel::from_json(model.to_json(), check))
+        return "the fitted WDL model is one the engine refuses: \"wdl\": " + *err +
+               "; nothing written (the data may cover too narrow a range of material; "
+               "--no-wdl keeps the start's model)";
+    return std::nullopt;
+}
+
+// Writes `text` to `path` only when the engine's loader takes it: checked in memory first, then
+// written to a temporary file beside `path`, loaded back from there by EvalWeights::load (what
+// EvalFile and --eval-file use), and only then renamed over `path`. On any failure `path` is
+// as it was and the temporary file is gone.
 std::optional<std::string> write_config(const std::string& path, const std::string& text) {
+    EvalWeights check;
+    if (auto e = EvalWeights::from_text(text, check))
+        return "the output would be refused by the engine: " + *e + "; nothing written";
     const std::string tmp = path + ".tmp";
+    const auto discard = [&] {
+        std::error_code ignored;
+        std::filesystem::remove(tmp, ignored);
+    };
     {
         std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f) return "cannot write '" + tmp + "'";
         f << text;
         f.close();
-        if (!f) return "cannot write '" + tmp + "'";
+        if (!f) {
+            discard();
+            return "cannot write '" + tmp + "'";
+        }
+    }
+    if (auto e = EvalWeights::load(tmp, check)) {
+        discard();
+        return "the written file does not load: " + *e + "; '" + path + "' left as it was";
     }
     std::error_code ec;
     std::filesystem::rename(tmp, path, ec);
     if (ec) {
-        std::error_code ignored;
-        std::filesystem::remove(tmp, ignored);
+        discard();
         return "cannot rename '" + tmp + "' to '" + path + "': " + ec.message();
     }
-    EvalParams check;
-    const auto written = nlohmann::json::parse(text);
-    if (auto e = EvalParams::from_json(written.at("eval"), check))
-        return "the written file does not load: " + *e;
     return std::nullopt;
 }
 
@@ -221,6 +268,7 @@ std::optional<std::string> run_tuning(const TuneSettings& o, TuneObserver& obser
             EpochReport{epoch, o.epochs, after, seconds_since(t0), seconds_since(train_start)});
     }
 
+    if (auto e = check_trained(w)) return e;
     const EvalParams tuned = rounded(w);
     if (o.epochs > 0) {
         TrainingSummary summary;
@@ -238,6 +286,8 @@ std::optional<std::string> run_tuning(const TuneSettings& o, TuneObserver& obser
     if (o.wdl) {
         const WdlReport fitted = fit_wdl_model(data, tuned, pool);
         observer.wdl_fitted(fitted);
+        if (fitted.model)
+            if (auto e = check_fitted(*fitted.model)) return e;
         wdl = fitted.model;
     }
     if (!wdl && config.contains("wdl")) observer.wdl_copied();

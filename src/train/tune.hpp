@@ -103,8 +103,11 @@ public:
     virtual void wdl_copied() {}
 };
 
-// Loads, trains and writes settings.out (whole: through a temporary file, then checked to
-// load). Returns what went wrong, if anything.
+// Loads, trains and writes settings.out. A start the engine would refuse is refused before any
+// work; the output is checked with the engine's own loader (EvalWeights) before it replaces
+// anything, and is not written when it fails (a weight trained out of bounds, a WDL fit the
+// engine refuses). Written whole: through a temporary file, loaded back, then renamed. Returns
+// what went wrong, if anything (then settings.out is as it was).
 std::optional<std::string> run_tuning(const TuneSettings& settings, TuneObserver& observer);
 
 // The epoch's order of the training samples 0..n-1: runs of consecutive samples, the runs

@@ -2,8 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -11,37 +9,48 @@
 
 namespace horizon::tune {
 
+namespace {
+
+// What engine/config reads of the "engine" section when the output is built in: three strings.
+std::optional<std::string> check_identity(const nlohmann::ordered_json& engine) {
+    for (const char* key : {"name", "version", "author"})
+        if (!engine.contains(key) || !engine.at(key).is_string())
+            return std::string("\"engine\": \"") + key +
+                   "\" must be a string (the output is an engine.json to build with)";
+    return std::nullopt;
+}
+
+} // namespace
+
 // The starting configuration: the weights and the sections to copy into the output.
 std::optional<std::string> read_start(const std::string& path, nlohmann::ordered_json& config,
                                       EvalParams& params) {
-    nlohmann::ordered_json builtin = builtin_config_ordered();
     if (path.empty()) {
-        config = builtin;
+        config = builtin_config_ordered();
         params = default_eval_params();
         return std::nullopt;
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return "cannot open start file '" + path + "'";
-    std::stringstream text;
-    text << in.rdbuf();
+    std::string text;
+    if (auto err = read_config_file(path, text)) return "start file " + *err;
+    const std::string file = "start file '" + path + "': ";
+    // The engine's own loader: a start it would refuse (an unknown section, a weight out of
+    // range, a bad WDL model, a key twice) is refused here, before any work.
+    EvalWeights weights;
+    if (auto err = EvalWeights::from_text(text, weights)) return file + *err;
     nlohmann::ordered_json j;
-    try {
-        j = nlohmann::ordered_json::parse(text.str());
-    } catch (const std::exception& e) {
-        return path + ": not valid JSON: " + e.what();
-    }
-    if (!j.is_object() || !j.contains("eval")) return path + ": no \"eval\" section";
-    if (auto err = EvalParams::from_json(nlohmann::json::parse(j["eval"].dump()), params))
-        return path + ": " + *err;
-    if (!j.contains("engine")) {
+    if (auto err = parse_config(text, j)) return file + *err;
+    if (j.contains("engine")) {
+        if (auto err = check_identity(j.at("engine"))) return file + *err;
+    } else {
         // The identity of the built-in configuration, first as in engine.json.
         nlohmann::ordered_json with;
-        with["engine"] = builtin["engine"];
+        with["engine"] = builtin_config_ordered().at("engine");
         for (const auto& [key, value] : j.items())
             with[key] = value;
         j = with;
     }
     config = j;
+    params = weights.params;
     return std::nullopt;
 }
 
