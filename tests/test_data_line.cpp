@@ -114,3 +114,70 @@ TEST_CASE("data line: game ends and comments", "[data_line]") {
         CHECK(err->find("malformed game line") != std::string::npos);
     }
 }
+
+TEST_CASE("data line: numbers that overflow, doubled signs and trailing garbage are refused",
+          "[data_line]") {
+    const std::string fen = "8/8/4k3/8/8/3QK3/8/8 w - - 0 1";
+    const std::pair<std::string, const char*> bad[] = {
+        {fen + " | 99999999999999999999 | 1.0", "outside"},
+        {fen + " | -99999999999999999999 | 1.0", "outside"},
+        {fen + " | -1000001 | 1.0", "outside"},
+        {fen + " | +-5 | 1.0", "score '+-5'"},
+        {fen + " | ++5 | 1.0", "score '++5'"},
+        {fen + " | -+5 | 1.0", "score '-+5'"},
+        {fen + " | --5 | 1.0", "score '--5'"},
+        {fen + " | + | 1.0", "score '+'"},
+        {fen + " | - | 1.0", "score '-'"},
+        {fen + " | 5x | 1.0", "score '5x'"},
+        {fen + " | 5 5 | 1.0", "score '5 5'"},
+        {fen + " | 0x10 | 1.0", "score '0x10'"},
+        {fen + " | 1e3 | 1.0", "score '1e3'"},
+        {fen + " | 5 | 1.0x", "result '1.0x'"},
+        {fen + " | 5 | 1.00", "result '1.00'"},
+        {fen + " | 5 | 1.0 1.0", "result '1.0 1.0'"},
+        {fen + " | 5 | -0.0", "result '-0.0'"},
+        {fen + " extra | 5 | 1.0", "bad FEN"},
+        {"8/8/4k3/8/8/3QK3/8/8 w - - 0 99999999999 | 5 | 1.0", "bad FEN"},
+        {"8/8/4k3/8/8/3QK3/8/8 w - - 99999999999 1 | 5 | 1.0", "bad FEN"},
+        {"8/8/4k3/8/8/3QK3/8/8 w - | 5 | 1.0", "bad FEN"},
+    };
+    for (const auto& [line, why] : bad) {
+        INFO(line);
+        DataLine d;
+        const auto err = read_data_line(line, d);
+        INFO(err.value_or("accepted"));
+        REQUIRE(err);
+        CHECK(err->find(why) != std::string::npos);
+    }
+    // The limit itself, and a '+' or '-' before plain digits, are read.
+    DataLine d;
+    REQUIRE_FALSE(read_data_line(fen + " | -1000000 | 0.0", d));
+    CHECK(d.score == -DATA_SCORE_LIMIT);
+    REQUIRE_FALSE(read_data_line(fen + " | +007 | 0.0", d));
+    CHECK(d.score == 7);
+}
+
+TEST_CASE("data line: a malformed field is shown escaped and cut short", "[data_line]") {
+    DataLine d;
+    const auto control = read_data_line("8/8/4k3/8/8/3QK3/8/8 w - - 0 1 | 1\x1b[2J | 1.0", d);
+    REQUIRE(control);
+    CHECK(control->find('\x1b') == std::string::npos);
+    CHECK(control->find("1\\x1b[2J") != std::string::npos);
+    const auto nul =
+        read_data_line(std::string("8/8/4k3/8/8/3QK3/8/8 w - - 0 1 | 5 | 1.0\0", 41), d);
+    REQUIRE(nul);
+    CHECK(nul->find("\\x00") != std::string::npos);
+    const std::string long_fen(100000, 'p');
+    const auto long_line = read_data_line(long_fen + " | 5 | 1.0", d);
+    REQUIRE(long_line);
+    CHECK(long_line->find("bad FEN") != std::string::npos);
+    CHECK(long_line->size() < 400);
+    // The FEN reader quotes the bad field; it is shown escaped too.
+    const auto side = read_data_line("8/8/4k3/8/8/3QK3/8/8 \x1b - - 0 1 | 5 | 1.0", d);
+    REQUIRE(side);
+    CHECK(side->find('\x1b') == std::string::npos);
+    std::uint64_t game = 0;
+    const auto game_err = read_game_end("# game 5\x07", game);
+    REQUIRE(game_err);
+    CHECK(game_err->find('\x07') == std::string::npos);
+}

@@ -30,6 +30,25 @@ int field_count(std::string_view s) {
     return n;
 }
 
+// A field of a malformed line as its message shows it: control characters as \xNN, cut short
+// after `limit` characters (a line of a megabyte must not make a message of one).
+std::string shown(std::string_view text, std::size_t limit = 100) {
+    static constexpr char HEX[] = "0123456789abcdef";
+    std::string s;
+    for (std::size_t i = 0; i < text.size() && i < limit; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x20 || c == 0x7f) {
+            s += "\\x";
+            s += HEX[c >> 4];
+            s += HEX[c & 15];
+        } else {
+            s += char(c);
+        }
+    }
+    if (text.size() > limit) s += "...";
+    return s;
+}
+
 const char* result_text(int result_halves) {
     return result_halves == 2 ? "1.0" : result_halves == 1 ? "0.5" : "0.0";
 }
@@ -80,19 +99,25 @@ std::optional<std::string> read_data_line(std::string_view line, DataLine& out) 
     long long value = 0;
     const char* first = score_text.data();
     const char* last = first + score_text.size();
+    // An optional '+' then what from_chars reads: an optional '-' and digits ("+-5" is not).
     if (!score_text.empty() && *first == '+') ++first;
+    const bool signed_twice = first != score_text.data() && first != last && *first == '-';
     const auto [end, ec] = std::from_chars(first, last, value);
-    if (score_text.empty() || ec != std::errc() || end != last || value < -DATA_SCORE_LIMIT ||
-        value > DATA_SCORE_LIMIT)
-        return "score '" + std::string(score_text) + "' is not an integer (centipawns)";
+    const bool overflow = ec == std::errc::result_out_of_range;
+    if (score_text.empty() || signed_twice || (ec != std::errc() && !overflow) || end != last)
+        return "score '" + shown(score_text) + "' is not an integer (centipawns)";
+    if (overflow || value < -DATA_SCORE_LIMIT || value > DATA_SCORE_LIMIT)
+        return "score " + shown(score_text) + " is outside -" + std::to_string(DATA_SCORE_LIMIT) +
+               ".." + std::to_string(DATA_SCORE_LIMIT);
 
     const auto result = result_halves_of(result_text);
-    if (!result) return "result '" + std::string(result_text) + "' is not 1.0, 0.5 or 0.0";
+    if (!result) return "result '" + shown(result_text) + "' is not 1.0, 0.5 or 0.0";
 
     std::string full(fen);
     if (field_count(fen) == 4) full += " 0 1";
+    // The FEN reader's message may quote a field of it: shown the same way.
     if (auto err = out.pos.set_fen(full))
-        return "bad FEN '" + std::string(fen) + "': " + err->message;
+        return "bad FEN '" + shown(fen) + "': " + shown(err->message, 300);
     out.score = int(value);
     out.result_halves = *result;
     return std::nullopt;
@@ -100,7 +125,7 @@ std::optional<std::string> read_data_line(std::string_view line, DataLine& out) 
 
 std::optional<std::string> read_game_end(std::string_view line, std::uint64_t& game) {
     const std::string_view text = trim(line);
-    const auto malformed = [&] { return "malformed game line '" + std::string(line) + "'"; };
+    const auto malformed = [&] { return "malformed game line '" + shown(line) + "'"; };
     if (!text.starts_with(GAME_END_PREFIX)) return malformed();
     const std::string_view number = text.substr(GAME_END_PREFIX.size());
     const char* last = number.data() + number.size();
