@@ -352,6 +352,79 @@ TEST_CASE("SAN input: ambiguous, illegal and unreadable text is refused with a r
             "no white pawn can move to d6");
 }
 
+TEST_CASE("SAN input: long algebraic and coordinate (UCI) notation", "[notation][san]") {
+    const std::string start(Position::START_FEN);
+    // Without a piece letter, the piece is the one on the origin square.
+    for (const char* text : {"g1f3", "g1-f3", "Ng1f3", "Ng1-f3", "g1f3+", "g1f3!"}) {
+        INFO(text);
+        CHECK(read_san(start, text) == "g1f3");
+    }
+    CHECK(read_san(start, "b1c3") == "b1c3"); // 'b' as a file, the b1 knight
+    CHECK(read_san(start, "e2-e4") == "e2e4");
+    const std::string after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    CHECK(read_san(after_e4, "c7c5") == "c7c5");
+    CHECK(read_san(after_e4, "g8f6") == "g8f6");
+    // Captures with or without x, en passant.
+    const std::string scandi = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    for (const char* text : {"e4xd5", "e4d5", "e4-d5", "e4:d5"}) {
+        INFO(text);
+        CHECK(read_san(scandi, text) == "e4d5");
+    }
+    const std::string ep = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+    CHECK(read_san(ep, "e5f6") == "e5f6");
+    CHECK(read_san(ep, "e5xf6") == "e5f6");
+    // Promotions: "e7e8q" in any case, and under-promotions.
+    const std::string promo = "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+    for (const char* text : {"a7a8q", "a7a8Q", "a7-a8=Q", "a7a8=q"}) {
+        INFO(text);
+        CHECK(read_san(promo, text) == "a7a8q");
+    }
+    CHECK(read_san(promo, "a7b8n") == "a7b8n");
+    CHECK(read_san(promo, "a7xb8b") == "a7b8b");
+    CHECK(read_san(promo, "a7a8r") == "a7a8r");
+    // Castling as the king's two-square step, or king takes its own rook.
+    const std::string castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    CHECK(read_san(castle, "e1g1") == "e1g1");
+    CHECK(read_san(castle, "e1-c1") == "e1c1");
+    CHECK(read_san(castle, "e1h1") == "e1g1");
+    CHECK(read_san(castle, "e1a1") == "e1c1");
+    CHECK(read_san("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8c8") == "e8c8");
+    CHECK(read_san("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1f1") == "e1f1"); // a step
+    {
+        // Chess960, castling written as king takes its own rook: c1b1 is O-O-O (the king
+        // stays on c1, the rook goes to d1), c1g1 is O-O.
+        const Position pos = position_from("1r1k3r/8/8/8/8/8/8/1RK3R1 w GBhb - 0 1", true);
+        const ParsedMove long_castle = parse_san(pos, "c1b1");
+        REQUIRE(long_castle);
+        CHECK(long_castle.move.type() == CASTLING);
+        CHECK(move_to_san(pos, long_castle.move) == "O-O-O+"); // the rook on d1 checks
+        const ParsedMove short_castle = parse_san(pos, "c1g1");
+        REQUIRE(short_castle);
+        CHECK(short_castle.move.type() == CASTLING);
+        CHECK(move_to_san(pos, short_castle.move) == "O-O");
+    }
+    // Refused with a reason: an empty or foreign origin, a piece that cannot go there,
+    // castling without the right, a pinned piece, an ambiguous hyphenated move.
+    auto refused = [](const std::string& fen, const std::string& text, const std::string& why) {
+        const std::string got = read_san(fen, text);
+        INFO(fen << "  '" << text << "' -> " << got);
+        CHECK(got.rfind("refused: ", 0) == 0);
+        CHECK(got.find(why) != std::string::npos);
+    };
+    refused(start, "e3e4", "no white piece on e3");
+    refused(start, "e7e5", "no white piece on e7");
+    refused(start, "g1f4", "no white knight can move to f4");
+    refused(start, "e2e5", "no white pawn can move to e5");
+    refused(start, "d1d3", "no white queen can move to d3");
+    refused(start, "e1g1", "O-O is illegal here");
+    refused("r3k2r/8/8/8/8/8/8/R3K2R w kq - 0 1", "e1g1", "white has no right to castle O-O");
+    refused("r3k2r/8/8/8/8/8/8/R3K2R w kq - 0 1", "e1h1", "h1 holds a white piece");
+    refused(promo, "a7a8", "needs a promotion piece");
+    refused(promo, "a7a8k", "unexpected character 'k'");
+    refused("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1", "e2c3", "king would be in check");
+    refused("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "N-d2", "ambiguous");
+}
+
 TEST_CASE("SAN round trip on every legal move of the perft suites, two plies deep",
           "[notation][san]") {
     Failures fail;
@@ -587,6 +660,161 @@ TEST_CASE("PGN reader: a game written without tags, missing results, odd spacing
     const auto only_comment = read_pgn("{just a comment} *");
     REQUIRE(only_comment.size() == 1);
     CHECK(only_comment[0].moves.trailing_comment == "just a comment");
+}
+
+TEST_CASE("PGN reader: comments before, between and after games make no game", "[notation][pgn]") {
+    // The file opens with a comment, as pgn-extract's ECO file does, and ends with one.
+    for (const char* name : {"comment_first.pgn", "comments_everywhere.pgn"}) {
+        for (const PgnReadOptions options : {PgnReadOptions{}, PgnReadOptions{false, false}}) {
+            INFO(name << (options.comments ? "" : ", moves only"));
+            const auto games = read_data_file(name, options);
+            REQUIRE(games.size() == 3);
+            const char* events[] = {"one", "two", "three"};
+            const char* lines[] = {"1. e4 e5 2. Nf3 Nc6 3. Bb5", "1. d4 d5 2. c4",
+                                   "1. f3 e5 2. g4 Qh4#"};
+            const char* results[] = {"1-0", "*", "0-1"};
+            for (std::size_t i = 0; i < 3; ++i) {
+                INFO("game " << i + 1 << ": " << (games[i].error ? games[i].error->message() : ""));
+                CHECK_FALSE(games[i].error.has_value());
+                CHECK(games[i].warnings.empty());
+                CHECK(games[i].tag("Event") == events[i]);
+                CHECK(moves_to_san(games[i].start, games[i].main_line()) == lines[i]);
+                CHECK(games[i].result == results[i]);
+            }
+            if (!options.comments) {
+                CHECK(games[0].comment_before_tags.empty());
+                continue;
+            }
+            // A comment before or between the tags is kept before the tags, one after them
+            // before the first move.
+            const std::string& first = games[0].comment_before_tags;
+            CHECK(first.rfind("A file that opens with a comment before its first game", 0) == 0);
+            CHECK(first.find("1. e4 is not a move either.") != std::string::npos);
+            CHECK(first.find("a comment between tags") != std::string::npos);
+            CHECK(games[0].tags.size() == 3);
+            CHECK(games[0].moves.moves[0].comment_before == "before the first move");
+            CHECK(games[0].moves.moves[1].comment_after.rfind("after e5", 0) == 0);
+            CHECK(games[1].comment_before_tags.rfind("a comment between games", 0) == 0);
+            CHECK(games[2].comment_before_tags.empty());
+            // Written back before the tags, and read back the same.
+            const std::string text = to_pgn(games[0]);
+            CHECK(text.rfind("{A file that opens with a comment", 0) == 0);
+            const auto again = read_pgn(text);
+            REQUIRE(again.size() == 1);
+            CHECK(again[0].comment_before_tags == first);
+            CHECK(again[0].moves == games[0].moves);
+            CHECK(to_pgn(games[0], {.comments = false}).rfind("[Event \"one\"]", 0) == 0);
+        }
+    }
+    // The same counts streamed, and for texts made of comments alone.
+    std::ifstream in(data_path("comment_first.pgn"), std::ios::binary);
+    PgnReader reader(in);
+    PgnGame game;
+    std::size_t n = 0;
+    while (reader.next(game))
+        ++n;
+    CHECK(n == 3);
+    CHECK(reader.games_read() == 3);
+    CHECK(read_pgn("{only a comment}").empty());
+    CHECK(read_pgn("{one} {two}\n; a line comment\n% an escape line\n{three}").empty());
+    CHECK(read_pgn("; a line comment without a line end").empty());
+    CHECK(read_pgn("{header}\n[ECO \"A00\"]\n\n1. b4 *\n\n[ECO \"A00\"]\n\n1. b4 Nh6 *\n").size() ==
+          2);
+    // A game after one that could not be read is not lost, comment or not.
+    const auto after_error =
+        read_pgn("[Event \"a\"]\n\n1. e4 Ke7 *\n{ between }\n[Event \"b\"]\n\n1. d4 *\n");
+    REQUIRE(after_error.size() == 2);
+    CHECK(after_error[0].error.has_value());
+    CHECK_FALSE(after_error[1].error.has_value());
+    CHECK(after_error[1].comment_before_tags == "between");
+    // A tag named twice begins the next game, with the comments before it.
+    const auto repeated = read_pgn("[Event \"a\"]\n{ for b }\n[Event \"b\"]\n\n1. e4 *\n");
+    REQUIRE(repeated.size() == 2);
+    CHECK(repeated[0].moves.moves.empty());
+    CHECK(repeated[1].comment_before_tags == "for b");
+    CHECK(repeated[1].moves.moves.size() == 1);
+}
+
+TEST_CASE("PGN reader: a game in long algebraic reads as its SAN twin", "[notation][pgn]") {
+    const auto games = read_data_file("long_algebraic.pgn");
+    REQUIRE(games.size() == 4);
+    for (const PgnGame& g : games) {
+        INFO(g.tag("Round") << ": " << (g.error ? g.error->message() : ""));
+        CHECK_FALSE(g.error.has_value());
+        CHECK(g.warnings.empty());
+    }
+    // Rounds 1 and 3 are written in long algebraic, 2 and 4 in SAN.
+    CHECK(games[0].main_line().size() == 25);
+    CHECK(games[0].main_line() == games[1].main_line());
+    CHECK(games[0].end_position().fen() == games[1].end_position().fen());
+    CHECK(games[2].main_line().size() == 8);
+    CHECK(games[2].main_line() == games[3].main_line());
+    CHECK(moves_to_san(games[2].start, games[2].main_line()) ==
+          "30. bxa8=Q+ Kf7 31. Qb7+ Kg6 32. Kd2 gxh1=R 33. Qb1+ Kg5");
+    // Written back, it is SAN: the twin's text.
+    PgnGame written = games[0];
+    written.set_tag("Round", "2");
+    CHECK(to_pgn(written) == to_pgn(games[1]));
+
+    // A move that names no legal move, or more than one, refuses its game: the message says
+    // which game and which move.
+    const auto bad = read_pgn("[Event \"a\"]\n\n1. e2e4 e7e5 *\n\n"
+                              "[Event \"b\"]\n\n1. e2e4 e7e5 2. g1f4 *\n\n"
+                              "[Event \"c\"]\n[FEN \"4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1\"]\n\n"
+                              "1. N-d2 *\n");
+    REQUIRE(bad.size() == 3);
+    CHECK_FALSE(bad[0].error.has_value());
+    REQUIRE(bad[1].error.has_value());
+    CHECK(bad[1].error->message() ==
+          "game 2, move 2. (line 7): 'g1f4': no white knight can move to f4");
+    REQUIRE(bad[2].error.has_value());
+    CHECK(bad[2].error->message() == "game 3, move 1. (line 12): 'N-d2': ambiguous: the white "
+                                     "knight on b1 or on f3 can move to d2");
+}
+
+TEST_CASE("PGN reader: move numbers that do not fit the position warn, the game still reads",
+          "[notation][pgn]") {
+    const auto games = read_data_file("move_numbers.pgn");
+    REQUIRE(games.size() == 3);
+    for (const PgnGame& g : games) {
+        INFO(g.tag("Event") << ": " << (g.error ? g.error->message() : ""));
+        CHECK_FALSE(g.error.has_value());
+    }
+    // "5." where the position is at move 3, and later "3..." at move 4: one warning, which
+    // counts the other.
+    CHECK(moves_to_san(games[0].start, games[0].main_line()) ==
+          "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6");
+    REQUIRE(games[0].warnings.size() == 1);
+    CHECK(games[0].warnings[0].message() ==
+          "game 1, move 3. (line 4): '5.': the move number does not fit the position: this is "
+          "move 3, white to move (and 1 more move number of this game that does not fit)");
+    // "2..." before a white move.
+    CHECK(moves_to_san(games[1].start, games[1].main_line()) == "1. d4 d5 2. c4");
+    REQUIRE(games[1].warnings.size() == 1);
+    CHECK(games[1].warnings[0].text == "2...");
+    CHECK(games[1].warnings[0].reason == "'...' stands before a black move, but white is to move");
+    CHECK(games[1].warnings[0].move_number == 2);
+    // Numbers that fit, "N..." after a comment and in a variation, from a FEN at move 12.
+    CHECK(games[2].warnings.empty());
+    CHECK(games[2].main_line().size() == 4);
+    REQUIRE(games[2].moves.moves[2].variations.size() == 1);
+    CHECK(games[2].moves.moves[2].variations[0].moves.size() == 2);
+
+    // In a variation, against the variation's own position; moves-only mode checks the main
+    // line too; numbers without periods count.
+    const auto var = read_pgn("1. e4 e5 (2... c5) 2. Nf3 *");
+    REQUIRE(var.size() == 1);
+    REQUIRE(var[0].warnings.size() == 1);
+    CHECK(var[0].warnings[0].in_variation);
+    CHECK(var[0].warnings[0].text == "2...");
+    CHECK(var[0].warnings[0].reason.find("this is move 1, black to move") != std::string::npos);
+    const auto fast = read_pgn("1. e4 e5 3 Nf3 *", PgnReadOptions{false, false});
+    REQUIRE(fast.size() == 1);
+    REQUIRE(fast[0].warnings.size() == 1);
+    CHECK(fast[0].warnings[0].text == "3");
+    CHECK(fast[0].main_line().size() == 3);
+    CHECK(read_pgn("1. e4 e5 2. Nf3 Nc6 3. Bb5 *")[0].warnings.empty());
+    CHECK(read_pgn("1.e4 1...e5 2.Nf3 2... Nc6 *")[0].warnings.empty());
 }
 
 TEST_CASE("PGN reader: moves-only mode skips comments and variations", "[notation][pgn]") {

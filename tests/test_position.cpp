@@ -10,9 +10,13 @@
 
 #include "core/attacks.hpp"
 #include "core/position.hpp"
+#include "engine/engine.hpp"
 #include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
+#include "notation/epd.hpp"
+#include "notation/pgn.hpp"
 #include "notation/uci_move.hpp"
+#include "uci/uci.hpp"
 
 #include "support.hpp"
 
@@ -142,16 +146,109 @@ TEST_CASE("FEN fields are read into the position", "[position][fen]") {
     CHECK(with_ep.fen() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
 }
 
+TEST_CASE("a FEN without its move counters reads as halfmove 0, fullmove 1", "[position][fen]") {
+    // Both counters left off, as EPD and many web pages give a FEN.
+    const std::string after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
+    Position pos = position_from(after_e4);
+    CHECK(pos.fen() == after_e4 + " 0 1");
+    CHECK(pos.rule50() == 0);
+    CHECK(pos.fullmove_number() == 1);
+    CHECK(pos.game_ply() == 1);
+    CHECK(pos.key() == position_from(after_e4 + " 0 1").key());
+    // The fullmove number alone left off: the fifth field is the halfmove clock.
+    pos = position_from(after_e4 + " 7");
+    CHECK(pos.fen() == after_e4 + " 7 1");
+    CHECK(pos.rule50() == 7);
+    // Tabs and runs of spaces between the fields, and a kept en-passant square.
+    pos = position_from("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR\tw  KQkq d6");
+    CHECK(pos.ep_square() == D6);
+    CHECK(pos.fen() == "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 1");
+    // Chess960 with Shredder-FEN castling and no counters.
+    pos = position_from("r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w EAea -", true);
+    CHECK(pos.fen() == "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1"); // X-FEN
+    CHECK(pos.is_chess960());
+}
+
+TEST_CASE("a FEN without move counters: the same reading at every entry point",
+          "[position][fen][uci]") {
+    const std::string four = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -";
+    const std::string full = four + " 0 1";
+    const std::string five = four + " 12";
+    const std::string bad = "4k3/8/8/8/8/8/8/P3K3 w - -"; // a pawn on the first rank
+
+    // UCI `position fen`, with and without moves after it.
+    {
+        std::istringstream in;
+        std::ostringstream out;
+        Engine engine;
+        UciLoop loop{in, out, engine};
+        loop.handle("position fen " + four);
+        CHECK(engine.position().fen() == full);
+        loop.handle("position fen " + five);
+        CHECK(engine.position().fen() == four + " 12 1");
+        loop.handle("position fen " + four + " moves e1g1 a6e2");
+        Position expected = position_from(full);
+        play(expected, {"e1g1", "a6e2"});
+        CHECK(engine.position().fen() == expected.fen());
+        CHECK(out.str().empty());
+        // Still strict: refused with an info string, the last good position kept.
+        loop.handle("position fen " + bad);
+        CHECK(engine.position().fen() == expected.fen());
+        CHECK(out.str().find("info string") != std::string::npos);
+        CHECK(out.str().find("pawn") != std::string::npos);
+        engine.stop();
+        engine.wait();
+    }
+
+    // The EPD reader (four fields, operations after them).
+    std::string error;
+    const auto epd = parse_epd(four + " bm Qxf6; id \"kiwipete\";", error);
+    REQUIRE(epd.has_value());
+    CHECK(epd->pos.fen() == full);
+    CHECK_FALSE(parse_epd(bad + " bm Kd1;", error).has_value());
+    CHECK(error.find("pawn") != std::string::npos);
+
+    // A PGN FEN tag of four or five fields.
+    const auto games = read_pgn("[SetUp \"1\"]\n[FEN \"" + four + "\"]\n\n1. O-O *\n\n" +
+                                "[SetUp \"1\"]\n[FEN \"" + five + "\"]\n\n1. O-O *\n\n" +
+                                "[SetUp \"1\"]\n[FEN \"" + bad + "\"]\n\n1. Kd1 *\n");
+    REQUIRE(games.size() == 3);
+    REQUIRE_FALSE(games[0].error.has_value());
+    CHECK(games[0].start.fen() == full);
+    CHECK(games[0].moves.moves.size() == 1);
+    REQUIRE_FALSE(games[1].error.has_value());
+    CHECK(games[1].start.fen() == four + " 12 1");
+    REQUIRE(games[2].error.has_value());
+    CHECK(games[2].error->reason.find("bad FEN tag") == 0);
+
+    // The command line: perft --fen and eval read it as the full FEN, and refuse the bad one.
+    const ShellRun perft_four = run_horizon("perft --fen '" + four + "' --depth 2", false);
+    const ShellRun perft_full = run_horizon("perft --fen '" + full + "' --depth 2", false);
+    CHECK(perft_four.status == 0);
+    CHECK(perft_four.output.find("Nodes searched: 2039") != std::string::npos);
+    CHECK(perft_full.output.find("Nodes searched: 2039") != std::string::npos);
+    const ShellRun perft_bad = run_horizon("perft --fen '" + bad + "' --depth 2");
+    CHECK(perft_bad.status == 2);
+    CHECK(perft_bad.output.find("bad FEN") != std::string::npos);
+    const ShellRun eval_four = run_horizon("eval " + four, false);
+    CHECK(eval_four.status == 0);
+    CHECK(eval_four.output.rfind(full + "\n", 0) == 0);
+    const ShellRun eval_bad = run_horizon("eval " + bad);
+    CHECK(eval_bad.status == 2);
+    CHECK(eval_bad.output.find("bad FEN") != std::string::npos);
+}
+
 TEST_CASE("bad FENs are rejected and leave the position unchanged", "[position][fen]") {
     struct Bad {
         std::string fen;
         std::string keyword; // a word the error message must contain
     };
     const std::vector<Bad> bad = {
-        // Field count.
+        // Field count (the two move counters may be left off, nothing else).
         {"", "6 fields"},
-        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0", "6 fields"},
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 1", "6 fields"},
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", "6 fields"},
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", "6 fields"},
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "6 fields"},
         // Placement.
         {"rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "placement"},
@@ -203,6 +300,16 @@ TEST_CASE("bad FENs are rejected and leave the position unchanged", "[position][
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1", "fullmove"},
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 one", "fullmove"},
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1x", "fullmove"},
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1", "halfmove"},
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x", "halfmove"},
+        // Without the counters, every other field is as strict as ever.
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKKNR w kq -", "kings"},
+        {"4k3/8/8/8/8/8/8/P3K3 w - -", "pawn"},
+        {"r3k2r/8/8/8/8/8/8/R3K3 w KQkq -", "castling"},
+        {"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3", "en passant"},
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq -", "side to move"},
+        {"4k3/8/8/8/8/8/8/4R1K1 w - -", "in check"},
+        {"4k3/8/8/8/8/8/8/4R1K1 w - - 0", "in check"},
         // Checks that cannot happen.
         {"4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "in check"},
         {"4k3/8/8/8/8/8/8/r3K3 b - - 0 1", "in check"}, // white, not to move, in check

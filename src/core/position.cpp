@@ -111,9 +111,12 @@ void Position::set_castling_right(Color c, Square rook_sq) {
 
 std::optional<FenError> Position::set_fen(std::string_view fen, bool chess960) {
     const auto fields = split_fields(fen);
-    if (fields.size() != 6)
+    // The two move counters may be left off together (EPD and many web pages give four
+    // fields), or the fullmove number alone (five fields: the fifth is the halfmove clock);
+    // what is missing reads as halfmove 0, fullmove 1, as Stockfish and python-chess read it.
+    if (fields.size() < 4 || fields.size() > 6)
         return fen_error("FEN needs 6 fields (placement, side to move, castling, en passant, "
-                         "halfmove clock, fullmove number), got " +
+                         "halfmove clock, fullmove number; the last two may be left off), got " +
                          std::to_string(fields.size()));
 
     Position p{Blank{}};
@@ -254,12 +257,12 @@ std::optional<FenError> Position::set_fen(std::string_view fen, bool chess960) {
         if (pawn_attacks(~us, s) & p.pieces(us, PAWN)) p.st_.ep_square = s;
     }
 
-    // 5-6. Clocks.
-    const auto halfmove = parse_count(fields[4]);
+    // 5-6. Clocks, when given.
+    const auto halfmove = fields.size() > 4 ? parse_count(fields[4]) : std::optional<int>(0);
     if (!halfmove)
         return fen_error("halfmove clock must be a non-negative integer, got '" +
                          std::string(fields[4]) + "'");
-    const auto fullmove = parse_count(fields[5]);
+    const auto fullmove = fields.size() > 5 ? parse_count(fields[5]) : std::optional<int>(1);
     if (!fullmove)
         return fen_error("fullmove number must be a non-negative integer, got '" +
                          std::string(fields[5]) + "'");

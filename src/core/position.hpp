@@ -39,6 +39,9 @@ public:
 
     // Sets the position from a FEN (standard, X-FEN or Shredder-FEN castling). On error
     // the position is left exactly as it was and the error says which field was wrong.
+    // The move counters may be left off, both ("... w KQkq -", as EPD writes it: halfmove 0,
+    // fullmove 1) or the fullmove number alone (five fields: fullmove 1); every other field
+    // is required and checked strictly.
     std::optional<FenError> set_fen(std::string_view fen, bool chess960 = false);
     std::string fen() const;
     // Makes this position the first of its record, as if it had been set from its FEN: the

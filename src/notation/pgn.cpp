@@ -1,6 +1,7 @@
 #include "notation/pgn.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <istream>
@@ -130,6 +131,13 @@ private:
     bool line_blank_ = true;
 };
 
+// The full-move number a move-number symbol gives; -1 when it is too large to be one.
+long long move_number_value(std::string_view s) {
+    long long value = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    return ec == std::errc() && end == s.data() + s.size() ? value : -1;
+}
+
 enum class Tok {
     END,
     TAG_OPEN,
@@ -196,8 +204,11 @@ public:
             t.type = Tok::STAR;
             break;
         case '.':
-            while (src_.peek() == '.')
+            text_ += '.';
+            while (src_.peek() == '.') {
                 src_.get();
+                if (text_.size() < 8) text_ += '.';
+            }
             t.type = Tok::PERIOD;
             break;
         case '"':
@@ -399,10 +410,12 @@ public:
     std::size_t games() const { return games_; }
 
 private:
+    PgnError problem(const Token& t, std::string_view text, std::string reason, int depth) const;
     bool fail(const Token& t, std::string_view text, std::string reason, int depth = 0);
-    bool read_tags(bool& ended);
+    bool read_tags(bool& ended, std::string& comment);
     bool set_up_start();
-    bool read_line(PgnLine& line, int depth);
+    bool read_line(PgnLine& line, int depth, std::string pending_comment = {});
+    void check_move_number(const Token& t, std::string number, int depth);
     bool attach_nag(PgnLine& line, const Token& t, int nag, int depth);
     bool skip_variation(const Token& open);
     void skip_rest_of_game();
@@ -416,6 +429,10 @@ private:
     bool in_moves_ = false;
     std::size_t variant_line_ = 0, fen_line_ = 0; // where those tags stand
     std::optional<PgnTag> carried_tag_;           // a tag that began the next game
+    std::string carried_comment_;                 // comments read before that tag
+    // Move numbers of this game that do not fit the position: the first one is a warning
+    // (warnings[number_warning_]), the others are counted into it when the game ends.
+    std::size_t number_mismatches_ = 0, number_warning_ = 0;
 };
 
 bool PgnReader::Impl::next(PgnGame& game) {
@@ -423,18 +440,28 @@ bool PgnReader::Impl::next(PgnGame& game) {
     game.tags.clear();
     game.moves.moves.clear();
     game.moves.trailing_comment.clear();
+    game.comment_before_tags.clear();
     game.result = "*";
     game.error.reset();
+    game.warnings.clear();
     in_moves_ = false;
+    number_mismatches_ = 0;
     pos_ = standard_;
-    if (!carried_tag_) {
-        const Token first = lex_.next(options_.comments);
+    // Comments read before the game's first tag (or, with no tags, before its first move).
+    // Comments alone are no game: those after the last game belong to none and are skipped.
+    std::string comment;
+    if (carried_tag_) {
+        comment.swap(carried_comment_);
+    } else {
+        Token first = lex_.next(options_.comments);
+        for (; first.type == Tok::COMMENT; first = lex_.next(options_.comments))
+            append_comment(comment, lex_.text());
         if (first.type == Tok::END) return false;
         lex_.push_back(first);
     }
     ++games_;
     bool ended = false;
-    if (!read_tags(ended) || !set_up_start()) {
+    if (!read_tags(ended, comment) || !set_up_start()) {
         skip_rest_of_game();
         return true;
     }
@@ -443,12 +470,17 @@ bool PgnReader::Impl::next(PgnGame& game) {
     pos_ = game.start;
     const std::string_view tag_result = game.tag("Result");
     if (is_pgn_result(tag_result)) game.result = tag_result; // unless the move text says
-    if (!read_line(game.moves, 0)) skip_rest_of_game();
+    if (!read_line(game.moves, 0, std::move(comment))) skip_rest_of_game();
+    if (number_mismatches_ > 1)
+        game.warnings[number_warning_].reason +=
+            " (and " + std::to_string(number_mismatches_ - 1) +
+            (number_mismatches_ > 2 ? " more move numbers of this game that do not fit)"
+                                    : " more move number of this game that does not fit)");
     return true;
 }
 
-bool PgnReader::Impl::fail(const Token& t, std::string_view text, std::string reason, int depth) {
-    if (game_->error) return false;
+PgnError PgnReader::Impl::problem(const Token& t, std::string_view text, std::string reason,
+                                  int depth) const {
     PgnError e;
     e.game = games_;
     e.line = t.line;
@@ -457,18 +489,58 @@ bool PgnReader::Impl::fail(const Token& t, std::string_view text, std::string re
     e.in_variation = depth > 0;
     e.text = text;
     e.reason = std::move(reason);
-    game_->error = std::move(e);
+    return e;
+}
+
+bool PgnReader::Impl::fail(const Token& t, std::string_view text, std::string reason, int depth) {
+    if (game_->error) return false;
+    game_->error = problem(t, text, std::move(reason), depth);
     return false;
 }
 
-bool PgnReader::Impl::read_tags(bool& ended) {
+// A move number ("12", "12.", "12...": its periods are read here) must be the full-move
+// number of the position the next move is played in, and "..." must stand before a black
+// move. A number that does not fit is a warning (the first of the game; the others are
+// counted); the moves decide.
+void PgnReader::Impl::check_move_number(const Token& t, std::string number, int depth) {
+    std::string text = number;
+    const Token after = lex_.next(options_.comments);
+    if (after.type == Tok::PERIOD)
+        text += lex_.text();
+    else
+        lex_.push_back(after);
+    const bool black_mark = text.size() - number.size() >= 2;
+    const int expected = pos_.fullmove_number();
+    const Color side = pos_.side_to_move();
+    std::string reason;
+    if (move_number_value(number) != expected)
+        reason = "the move number does not fit the position: this is move " +
+                 std::to_string(expected) + ", " + (side == WHITE ? "white" : "black") + " to move";
+    else if (black_mark && side == WHITE)
+        reason = "'...' stands before a black move, but white is to move";
+    if (reason.empty()) return;
+    if (number_mismatches_++ > 0) return;
+    number_warning_ = game_->warnings.size();
+    game_->warnings.push_back(problem(t, text, std::move(reason), depth));
+}
+
+// Reads the tags. `comment` holds the comments read so far and not yet placed: those before
+// a tag go before the tags (comment_before_tags); those after the last tag are left in
+// `comment`, for the move text.
+bool PgnReader::Impl::read_tags(bool& ended, std::string& comment) {
     PgnGame& g = *game_;
     if (carried_tag_) {
         g.tags.push_back(std::move(*carried_tag_));
         carried_tag_.reset();
+        append_comment(g.comment_before_tags, comment);
+        comment.clear();
     }
     for (;;) {
         const Token open = lex_.next(options_.comments);
+        if (open.type == Tok::COMMENT) {
+            append_comment(comment, lex_.text());
+            continue;
+        }
         if (open.type != Tok::TAG_OPEN) {
             lex_.push_back(open);
             return true;
@@ -489,9 +561,13 @@ bool PgnReader::Impl::read_tags(bool& ended) {
             // A tag named twice: the game had no move text (not even a result) and this
             // tag begins the next one.
             carried_tag_ = PgnTag{std::move(tag_name), std::move(tag_value)};
+            carried_comment_.swap(comment);
+            comment.clear();
             ended = true;
             return true;
         }
+        append_comment(g.comment_before_tags, comment);
+        comment.clear();
         if (tag_name == "Variant") variant_line_ = open.line;
         if (tag_name == "FEN") fen_line_ = open.line;
         g.tags.push_back(PgnTag{std::move(tag_name), std::move(tag_value)});
@@ -512,9 +588,8 @@ bool PgnReader::Impl::set_up_start() {
         g.start.set_chess960(chess960);
         return true;
     }
-    auto err = g.start.set_fen(fen, chess960);
-    // Some files give only the first four fields of the FEN.
-    if (err && !g.start.set_fen(std::string(fen) + " 0 1", chess960)) err.reset();
+    // A FEN of four or five fields (no move counters) reads as set_fen reads it everywhere.
+    const auto err = g.start.set_fen(fen, chess960);
     if (err) return fail(Token{Tok::END, fen_line_, true}, fen, "bad FEN tag: " + err->message);
     return true;
 }
@@ -527,15 +602,18 @@ bool PgnReader::Impl::attach_nag(PgnLine& line, const Token& t, int nag, int dep
 
 // Reads moves into `line` from pos_ up to the end of the variation (depth > 0; pos_ is then
 // as it was) or of the game (depth 0; pos_ is then the final position).
-bool PgnReader::Impl::read_line(PgnLine& line, int depth) {
-    std::string pending_comment; // for the next move
+// `pending_comment` is for the line's first move.
+bool PgnReader::Impl::read_line(PgnLine& line, int depth, std::string pending_comment) {
     bool after_variation = false;
     for (;;) {
         const Token t = lex_.next(options_.comments);
         switch (t.type) {
         case Tok::SYMBOL: {
             const std::string& text = lex_.text();
-            if (is_move_number(text)) break;
+            if (is_move_number(text)) {
+                check_move_number(t, text, depth);
+                break;
+            }
             if (is_pgn_result(text)) {
                 if (depth > 0) break; // a result inside a variation says nothing
                 game_->result = text;
@@ -813,6 +891,11 @@ std::string to_pgn(const PgnGame& game, const PgnWriteOptions& options) {
     static constexpr std::string_view ROSTER[] = {"Event", "Site",  "Date",  "Round",
                                                   "White", "Black", "Result"};
     std::string out;
+    if (options.comments && !game.comment_before_tags.empty()) {
+        MoveTextLayout layout(out, options.max_line);
+        layout.comment(game.comment_before_tags);
+        layout.finish();
+    }
     for (std::string_view name : ROSTER) {
         std::string_view value = game.tag(name);
         if (!game.has_tag(name) && name == "Date")

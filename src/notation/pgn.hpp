@@ -60,9 +60,10 @@ struct PgnTag {
     bool operator==(const PgnTag&) const = default;
 };
 
-// Why a game could not be read. move_number and side say where in the game: the full-move
-// number and side to move of the position the offending text was read in (move_number 0:
-// in the tags, before any move).
+// Why a game could not be read (PgnGame::error), or what was read past in it
+// (PgnGame::warnings). move_number and side say where in the game: the full-move number and
+// side to move of the position the offending text was read in (move_number 0: in the tags,
+// before any move).
 struct PgnError {
     std::size_t game = 0; // 1-based, counting every game of the input
     std::size_t line = 0; // 1-based line of the input
@@ -77,12 +78,17 @@ struct PgnError {
 };
 
 struct PgnGame {
-    std::vector<PgnTag> tags; // in file order
-    Position start;           // from the FEN tag (and Variant), else the standard start
-    PgnLine moves;            // the main line
-    std::string result = "*"; // "1-0", "0-1", "1/2-1/2" or "*"
+    std::string comment_before_tags; // comments before or between the tags
+    std::vector<PgnTag> tags;        // in file order
+    Position start;                  // from the FEN tag (and Variant), else the standard start
+    PgnLine moves;                   // the main line
+    std::string result = "*";        // "1-0", "0-1", "1/2-1/2" or "*"
     // Set when the game could not be read whole; what came before the problem is kept.
     std::optional<PgnError> error;
+    // What the reader read past, the game still whole: a move number that does not fit the
+    // position ("5." at move 7, "3..." before a white move; one warning a game, which counts
+    // the others). The moves decide, not the numbers.
+    std::vector<PgnError> warnings;
 
     // The tag's value, or "" when the game has no such tag.
     std::string_view tag(std::string_view name) const;
@@ -100,10 +106,16 @@ struct PgnReadOptions {
 };
 
 // Reads games one by one from a stream, holding one game at a time. Reads every game
-// there is: a game that cannot be read whole (an illegal or unreadable move, a bad tag or
-// FEN, an unknown variant) comes back with `error` set and the reader goes on with the next
-// game. Accepts a UTF-8 byte order mark, CRLF line ends, "%" escape lines, a missing result
-// and Chess960 games (Variant "Chess960", "Fischerandom", ... with X-FEN or Shredder-FEN).
+// there is, and nothing else makes a game: a game that cannot be read whole (an illegal or
+// unreadable move, a bad tag or FEN, an unknown variant) comes back with `error` set and the
+// reader goes on with the next game. Comments ({...} and ; to the end of the line) may stand
+// anywhere between tokens: before a game's tags they go to comment_before_tags (with no
+// tags, to the first move's comment_before), and after the last game they belong to no game
+// and are skipped. Accepts a UTF-8 byte order mark, CRLF line ends, "%" escape lines, a
+// missing result, moves in SAN or long algebraic ("Ng1-f3", "g1f3", "e7e8q"; see parse_san),
+// a FEN tag without its move counters (read as Position::set_fen reads it), and Chess960
+// games (Variant "Chess960", "Fischerandom", ... with X-FEN or Shredder-FEN). Move numbers
+// are checked against the position, but only warn (PgnGame::warnings).
 class PgnReader {
 public:
     explicit PgnReader(std::istream& in, PgnReadOptions options = {});
@@ -133,7 +145,8 @@ struct PgnWriteOptions {
     bool nag_suffixes = false;
 };
 
-// Writes the game in export format: the seven tag roster first (Event, Site, Date, Round,
+// Writes the game in export format: comment_before_tags in braces (when comments are
+// written), the seven tag roster first (Event, Site, Date, Round,
 // White, Black, Result; "?" where the game has none), SetUp/FEN and Variant when the start
 // asks for them, the other tags in their order, a blank line, the wrapped move text with
 // comments, NAGs and variations, the result, and a blank line. For games built by hand:

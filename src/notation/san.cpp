@@ -25,6 +25,7 @@ struct SanParts {
     Square to = NO_SQUARE;
     PieceType promotion = NO_PIECE_TYPE;
     bool capture = false; // an "x" was written
+    bool letter = false;  // a piece letter was written (else a pawn, or long algebraic)
 };
 
 bool is_annotation_char(char c) { return c == '+' || c == '#' || c == '!' || c == '?'; }
@@ -99,7 +100,8 @@ std::string split_san(std::string_view s, SanParts& out) {
         return out.castling == SanParts::NONE ? "castling is written O-O or O-O-O" : "";
     }
     out.piece = piece_from_letter(s[0]);
-    std::string_view body = s.substr(out.piece != PAWN || s[0] == 'P' ? 1 : 0);
+    out.letter = out.piece != PAWN || s[0] == 'P';
+    std::string_view body = s.substr(out.letter ? 1 : 0);
     if (const char* why = strip_promotion(body, out)) return why;
 
     // What is left: squares, files and ranks, with optional "x", ":" or "-" between.
@@ -181,15 +183,23 @@ ParsedMove parse_castling(const Position& pos, SanParts::Castling side) {
     return ParsedMove{m, {}};
 }
 
-// Castling written as the king's move to its castling square ("Kg1", "Ke1-c1"): a king on
-// its first rank going to the g- or c-file of that rank, too far for a step.
+// Castling written as a king's move: to its castling square ("Kg1", "Ke1-c1", "e1g1": a king
+// on its first rank going to the g- or c-file of that rank, too far for a step), or onto its
+// own castling rook ("e1h1", "Kxa1": how UCI writes castling in Chess960).
 SanParts::Castling castling_by_king_move(const Position& pos, const SanParts& p) {
     const Color us = pos.side_to_move();
     const Square king = pos.king_square(us);
-    if (p.piece != KING || p.capture || rank_of(king) != relative_rank(us, 0) ||
-        rank_of(p.to) != rank_of(king) || std::abs(file_of(p.to) - file_of(king)) < 2)
+    if (p.piece != KING || (p.from_file >= 0 && p.from_file != file_of(king)) ||
+        (p.from_rank >= 0 && p.from_rank != rank_of(king)))
         return SanParts::NONE;
-    if (p.from_file >= 0 && p.from_file != file_of(king)) return SanParts::NONE;
+    for (bool king_side : {true, false}) {
+        const int index = castling_index(us, king_side);
+        if (pos.can_castle(index) && pos.castling_rook(index) == p.to)
+            return king_side ? SanParts::KING_SIDE : SanParts::QUEEN_SIDE;
+    }
+    if (p.capture || rank_of(king) != relative_rank(us, 0) || rank_of(p.to) != rank_of(king) ||
+        std::abs(file_of(p.to) - file_of(king)) < 2)
+        return SanParts::NONE;
     const int to_file = file_of(p.to);
     return to_file == 6   ? SanParts::KING_SIDE
            : to_file == 2 ? SanParts::QUEEN_SIDE
@@ -201,10 +211,19 @@ SanParts::Castling castling_by_king_move(const Position& pos, const SanParts& p)
 ParsedMove parse_san(const Position& pos, std::string_view text) {
     SanParts p;
     if (std::string why = split_san(text, p); !why.empty()) return refuse("cannot read it: " + why);
+    const Color us = pos.side_to_move();
+    // Long algebraic without a piece letter ("g1f3", "e1g1", "e7e8q", "e2-e4", "e4xd5"): the
+    // piece is the one on the origin square.
+    if (p.castling == SanParts::NONE && !p.letter && p.from_file >= 0 && p.from_rank >= 0) {
+        const Square from = make_square(p.from_file, p.from_rank);
+        const Piece on = pos.piece_on(from);
+        if (on == NO_PIECE || color_of(on) != us)
+            return refuse("no " + side_name(us) + " piece on " + square_name(from));
+        p.piece = type_of(on);
+    }
     if (p.castling == SanParts::NONE) p.castling = castling_by_king_move(pos, p);
     if (p.castling != SanParts::NONE) return parse_castling(pos, p.castling);
 
-    const Color us = pos.side_to_move();
     const bool to_last_rank = rank_of(p.to) == relative_rank(us, 7);
     if (p.piece == PAWN && to_last_rank && p.promotion == NO_PIECE_TYPE)
         return refuse("a pawn reaching the last rank needs a promotion piece (like " +

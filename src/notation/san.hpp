@@ -5,13 +5,16 @@
 // move unique (the origin's file, else its rank, else both), "x" for captures, "=Q" for
 // promotions, "O-O"/"O-O-O" for castling (Chess960 too), then "+" or "#".
 //
-// Input accepts what real files hold besides that: castling with zeros ("0-0", "0-0-0") or
-// as the king's move to its castling square ("Kg1", "Kc8", "Ke1g1"),
-// promotions as "e8Q", "e8=Q", "e8(Q)" or "e8/Q" (any case), superfluous or full-square
-// disambiguation ("Ngf3", "Qd1d2", long algebraic "e2-e4"), a missing or extra "x", an
-// explicit pawn letter ("Pe4"), the suffixes "+ # ! ? !! ?? !? ?!" (not checked against the
-// position), and lower-case piece letters where that is unambiguous: n, r, q and k are
-// pieces, but b is always the b-file ("bxc3" is a pawn capture).
+// Input accepts what real files hold besides that: castling with zeros ("0-0", "0-0-0"), as
+// the king's move to its castling square ("Kg1", "Kc8", "Ke1g1", "e1g1") or onto its own
+// castling rook ("e1h1", UCI's Chess960 form), promotions as "e8Q", "e8=Q", "e8(Q)", "e8/Q"
+// or "e7e8q" (any case), superfluous or full-square disambiguation ("Ngf3", "Qd1d2"), long
+// algebraic and coordinate (UCI) notation with or without the piece letter ("Ng1-f3",
+// "g1f3", "e2-e4", "e4xd5": without a letter, the piece is the one on the origin square), a
+// missing or extra "x", an explicit pawn letter ("Pe4"), the suffixes "+ # ! ? !! ?? !? ?!"
+// (not checked against the position), and lower-case piece letters where that is
+// unambiguous: n, r, q and k are pieces, but b is always the b-file ("bxc3" is a pawn
+// capture). Whatever the form, the text must name exactly one legal move.
 #pragma once
 
 #include <span>
