@@ -5,6 +5,8 @@
 #
 #   scripts/calibrate_elo.sh [-e HORIZON_BIN] [-n GAMES] [-t TC] [-c CONC] [-d DIR] ELO
 #   scripts/calibrate_elo.sh ... -H OTHER_ELO ELO      (Horizon at ELO against Horizon at OTHER)
+#   scripts/calibrate_elo.sh ... -S SF_ELO ELO         (Horizon at ELO against Stockfish at SF_ELO;
+#                                                       ELO "full" plays Horizon unlimited)
 #
 # Defaults: 100 games, 10+0.1, 2 concurrent games, DIR /tmp/horizon-elo.<ELO>[-h<OTHER>]-<TC>.
 # A stopped run resumes from DIR/state.json. Prints the requested Elo, the measured difference
@@ -18,38 +20,46 @@ tc=10+0.1
 conc=2
 out=""
 other=""
-while getopts "e:n:t:c:d:H:" opt; do
+sf_elo=""
+while getopts "e:n:t:c:d:H:S:" opt; do
   case $opt in
     e) bin=$OPTARG ;; n) games=$OPTARG ;; t) tc=$OPTARG ;; c) conc=$OPTARG ;;
-    d) out=$OPTARG ;; H) other=$OPTARG ;;
-    *) sed -n '2,13p' "$0"; exit 2 ;;
+    d) out=$OPTARG ;; H) other=$OPTARG ;; S) sf_elo=$OPTARG ;;
+    *) sed -n '2,15p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { sed -n '2,13p' "$0"; exit 2; }
+[ $# -eq 1 ] || { sed -n '2,15p' "$0"; exit 2; }
 elo=$1
+sf_elo=${sf_elo:-$elo}
 fastchess=${FASTCHESS:-$(command -v fastchess || echo /work/fastchess/fastchess)}
 [ -x "$fastchess" ] || { echo "fastchess not found (set FASTCHESS)" >&2; exit 2; }
 [ -x "$bin" ] || { echo "Horizon binary $bin not found; build it first" >&2; exit 2; }
 bin=$(realpath "$bin")
-out=${out:-/tmp/horizon-elo.$elo${other:+-h$other}-$tc}
+out=${out:-/tmp/horizon-elo.$elo-vs-${other:+h$other}${other:-sf$sf_elo}-$tc}
 mkdir -p "$out"
 cd "$out"
 # The binary is copied once, so that a rebuild cannot change a resumed run.
 [ -f horizon ] || cp "$bin" horizon
 
 limited=(option.UCI_LimitStrength=true option.Threads=1 option.Hash=16)
+if [ "$elo" = full ]; then
+  mine=(option.UCI_LimitStrength=false option.Threads=1 option.Hash=16)
+else
+  mine=("${limited[@]}" option.UCI_Elo="$elo")
+fi
 if [ -n "$other" ]; then
   opponent=(cmd="$out/horizon" name="Horizon-$other" "${limited[@]}" option.UCI_Elo="$other")
 else
-  opponent=(cmd=/usr/games/stockfish name="Stockfish-$elo" "${limited[@]}" option.UCI_Elo="$elo")
+  opponent=(cmd=/usr/games/stockfish name="Stockfish-$sf_elo" "${limited[@]}"
+            option.UCI_Elo="$sf_elo")
 fi
 set +e
 if [ -f state.json ]; then
   "$fastchess" -config file=state.json > fastchess.out 2>&1
 else
   "$fastchess" \
-    -engine cmd="$out/horizon" name="Horizon-$elo" "${limited[@]}" option.UCI_Elo="$elo" \
+    -engine cmd="$out/horizon" name="Horizon-$elo" "${mine[@]}" \
     -engine "${opponent[@]}" \
     -each tc="$tc" \
     -openings file="$root/../shared/openings/random8-balanced.epd" format=epd order=random \
@@ -71,7 +81,7 @@ horizon_side() { # the count of games in games.pgn whose end names Horizon-$elo'
     $0 ~ what { if (($0 ~ /White/ && w) || ($0 ~ /Black/ && b)) c++ }
     END { print c + 0 }' games.pgn 2>/dev/null || echo 0
 }
-echo "requested $elo against ${other:+Horizon }${other:-Stockfish $elo}, $tc:" \
+echo "requested $elo against ${other:+Horizon }${other:-Stockfish $sf_elo}, $tc:" \
   "measured $d +/- $e Elo (Horizon's score $pct %), games $n"
 echo "Horizon: illegal moves $(horizon_side 'illegal move')," \
   "time forfeits $(horizon_side 'loses on time') (fastchess exit $rc; details in $out)"
