@@ -631,6 +631,20 @@ TEST_CASE("analyze: the annotated PGN goes to stdout, the summary to stderr", "[
     CHECK(both.output.find("Game 2: Fool - Trapper, 0-1 (4 plies)") != std::string::npos);
 }
 
+TEST_CASE("analyze: a move number that does not fit is a warning, the game analysed",
+          "[analyze][e2e]") {
+    const std::string file =
+        std::string(HORIZON_SOURCE_DIR) + "/tests/data/notation/move_numbers.pgn";
+    const ShellRun r = run_horizon("analyze '" + file + "' --nodes 200 --games 1-2");
+    INFO(r.output);
+    CHECK(r.status == 0);
+    CHECK(r.output.find("horizon analyze: warning: game 1, move 3. (line 4): '5.'") !=
+          std::string::npos);
+    CHECK(r.output.find("horizon analyze: warning: game 2,") != std::string::npos);
+    const ShellRun pgn_only = run_horizon("analyze '" + file + "' --nodes 200 --games 1-2", false);
+    CHECK(read_pgn(pgn_only.output).size() == 2);
+}
+
 TEST_CASE("analyze: the best lines of a position and of an EPD file", "[analyze][e2e]") {
     const ShellRun r = run_horizon(std::string("analyze --fen '") + MATE_IN_ONE +
                                    " 0 1' --multipv 3 --nodes 20000");

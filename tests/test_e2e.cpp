@@ -340,6 +340,16 @@ TEST_CASE("e2e: horizon pgn writes the games it can read and names the others", 
     CHECK(again.output.find("2 games, 0 with errors") != std::string::npos);
     CHECK(again.output.find("[Event \"Game 3: fine\"]") != std::string::npos);
 
+    // A move number that does not fit the position is a warning on stderr; the game is read.
+    const ShellRun numbers = run_horizon("pgn '" + data + "move_numbers.pgn' -o '" + out + "'");
+    INFO(numbers.output);
+    CHECK(numbers.status == 0);
+    CHECK(numbers.output.find("horizon pgn: warning: game 1, move 3. (line 4): '5.'") !=
+          std::string::npos);
+    CHECK(numbers.output.find("horizon pgn: warning: game 2,") != std::string::npos);
+    CHECK(numbers.output.find("game 3,") == std::string::npos);
+    CHECK(numbers.output.find("3 games, 0 with errors") != std::string::npos);
+
     // --stats only counts.
     const ShellRun stats = run_horizon("pgn '" + data + "tricky.pgn' --stats --runs 3");
     INFO(stats.output);

@@ -1028,6 +1028,26 @@ TEST_CASE("PGN: null moves ('--') are read, replayed and written back", "[notati
           "game 1, move 2... (line 1): '--': a null move while in check");
 }
 
+TEST_CASE("PGN: after an error, a game ends where a reader skipping variations ends it",
+          "[notation][pgn]") {
+    // Game 1 goes wrong inside a variation that holds a result and never closes; a '[' in
+    // the middle of a line of moves starts the next game; game 3 is fine.
+    const std::string text = "[Event \"1\"]\n\n1. e4 e5 (1... c5 2. Zz4 1-0 junk\n"
+                             "2. Nf3 [Event \"2\"] 1. d4 *\n\n"
+                             "[Event \"3\"]\n\n1. c4 c5 1/2-1/2\n";
+    for (const bool whole : {true, false}) {
+        INFO("variations read: " << whole);
+        const auto games = read_pgn(text, {.comments = whole, .variations = whole});
+        REQUIRE(games.size() == 3);
+        CHECK(games[0].error.has_value());
+        CHECK(games[1].tag("Event") == "2");
+        CHECK_FALSE(games[1].error);
+        CHECK(games[1].main_line().size() == 1);
+        CHECK(games[2].tag("Event") == "3");
+        CHECK(games[2].main_line().size() == 2);
+    }
+}
+
 TEST_CASE("PGN commands in comments: [%eval ...] and friends", "[notation][pgn]") {
     CHECK(pgn_command("[%eval 0.35] [%clk 0:10:00]", "eval") == std::optional<std::string>("0.35"));
     CHECK(pgn_command("[%eval 0.35] [%clk 0:10:00]", "clk") ==

@@ -427,6 +427,7 @@ private:
     PgnGame* game_ = nullptr;
     std::size_t games_ = 0;
     bool in_moves_ = false;
+    int error_depth_ = 0; // variations open where the game's error was found
     std::size_t variant_line_ = 0, fen_line_ = 0; // where those tags stand
     std::optional<PgnTag> carried_tag_;           // a tag that began the next game
     std::string carried_comment_;                 // comments read before that tag
@@ -495,6 +496,7 @@ PgnError PgnReader::Impl::problem(const Token& t, std::string_view text, std::st
 bool PgnReader::Impl::fail(const Token& t, std::string_view text, std::string reason, int depth) {
     if (game_->error) return false;
     game_->error = problem(t, text, std::move(reason), depth);
+    error_depth_ = depth;
     return false;
 }
 
@@ -659,13 +661,21 @@ bool PgnReader::Impl::read_line(PgnLine& line, int depth, std::string pending_co
                 append_comment(line.moves.back().comment_after, lex_.text());
             break;
         case Tok::VARIATION_OPEN: {
-            if (line.moves.empty()) return fail(t, "(", "a variation must follow a move", depth);
+            // A '(' refused is open all the same: the rest of the game is skipped inside it.
+            if (line.moves.empty()) {
+                fail(t, "(", "a variation must follow a move", depth);
+                error_depth_ = depth + 1;
+                return false;
+            }
             if (!options_.variations) {
                 if (!skip_variation(t)) return false;
                 break;
             }
-            if (depth + 1 > MAX_VARIATION_DEPTH)
-                return fail(t, "(", "variations nested too deep", depth);
+            if (depth + 1 > MAX_VARIATION_DEPTH) {
+                fail(t, "(", "variations nested too deep", depth);
+                error_depth_ = depth + 1;
+                return false;
+            }
             const Move last = line.moves.back().move;
             take_back(pos_, last);
             PgnLine& variation = line.moves.back().variations.emplace_back();
@@ -722,21 +732,36 @@ bool PgnReader::Impl::skip_variation(const Token& open) {
     }
 }
 
-// After an error: skips to the end of the game (its result, or the next game's tags).
+// After an error: skips to the end of the game (its result, or the next game's tags). A result
+// inside a variation ends nothing, as when the moves are read: the variations open at the error
+// and those opened after it are counted, so that the game ends where a reader that skips
+// variations unread (PgnReadOptions::variations false) ends it too.
 void PgnReader::Impl::skip_rest_of_game() {
     bool in_moves = in_moves_;
+    int open = error_depth_;
     for (;;) {
         const Token t = lex_.next(false);
         switch (t.type) {
         case Tok::END:
-        case Tok::STAR:
             return;
+        case Tok::STAR:
+            if (open == 0) return;
+            break;
         case Tok::SYMBOL:
-            if (is_pgn_result(lex_.text())) return;
+            if (open == 0 && is_pgn_result(lex_.text())) return;
+            in_moves = true;
+            break;
+        case Tok::VARIATION_OPEN:
+            ++open;
+            in_moves = true;
+            break;
+        case Tok::VARIATION_CLOSE:
+            open = std::max(open - 1, 0);
             in_moves = true;
             break;
         case Tok::TAG_OPEN:
-            if (in_moves && t.line_start) {
+            // In the move text a '[' starts the next game, as when the moves are read.
+            if (in_moves) {
                 lex_.push_back(t);
                 return;
             }

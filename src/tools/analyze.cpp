@@ -84,6 +84,10 @@ public:
             const std::uint64_t number = reader.games_read();
             if (number > request_.games.last()) break;
             if (!request_.games.contains(number)) continue;
+            for (const PgnError& w : game.warnings) {
+                progress.finish();
+                std::cerr << "horizon analyze: warning: " << w.message() << "\n";
+            }
             std::string problem = game.error ? game.error->message() : null_move_text(game, number);
             if (!problem.empty()) {
                 progress.finish();

@@ -35,6 +35,8 @@ ReadCounts read_games(std::istream& in, const PgnReadOptions& options, std::ostr
     while (reader.next(game)) {
         ++counts.games;
         counts.moves += game.moves.moves.size();
+        for (const PgnError& w : game.warnings)
+            errors << "horizon pgn: warning: " << w.message() << "\n";
         if (game.error) {
             ++counts.errors;
             errors << "horizon pgn: " << game.error->message() << "\n";
