@@ -5,6 +5,10 @@ set -euo pipefail
 packages=(g++ make cmake catch2 libcxxopts-dev nlohmann-json3-dev
           # the house style check (scripts/check_format.sh)
           clang-format
+          # the fuzz targets (fuzz/, scripts/fuzz.sh): clang with LLVM's libFuzzer
+          clang-15 libfuzzer-15-dev
+          # scripts/pgn_agreement.sh compares Horizon's PGN reading with pgn-extract's
+          pgn-extract
           # the tablebase tests: Stockfish's own Syzygy reader and Fathom's command-line
           # prober check Horizon's probes (Fathom's library itself is built from source)
           stockfish fathom

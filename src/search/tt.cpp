@@ -17,7 +17,7 @@
 namespace horizon {
 
 namespace {
-constexpr std::size_t ALIGNMENT = 64;
+[[maybe_unused]] constexpr std::size_t ALIGNMENT = 64; // the platforms without huge pages
 // Up to this size a clear is a memset of the whole table (so the first clear also puts the
 // table in memory before any search). A larger table has only the pages a search touched
 // zeroed (on Linux), as long as they are at most TOUCHED_CLEAR_MAX: the others are still
