@@ -10,6 +10,7 @@
 #include "core/random.hpp"
 #include "engine/engine.hpp"
 #include "movegen/movegen.hpp"
+#include "notation/uci_move.hpp"
 #include "search/strength.hpp"
 
 #include "support.hpp"
@@ -119,8 +120,9 @@ std::vector<Move> limited_game(int elo, std::uint64_t seed, int plies, bool cloc
         INFO("elo " << elo << " ply " << ply << " " << engine.position().fen());
         const PlyResult r = limited_move(engine, clock);
         REQUIRE(engine.position().is_legal(r.best));
-        // Within the node budget (checked at every node once depth 1 is done).
-        CHECK(r.nodes <= level.nodes + 1024);
+        // Within the node budget (checked at every node once depth 1 is done), the guard's
+        // searches included.
+        CHECK(r.nodes <= move_node_budget(level) + 1024);
         CHECK(r.multipv_seen <= level.lines);
         moves.push_back(r.best);
         REQUIRE_FALSE(engine.play(r.best));
@@ -163,4 +165,37 @@ TEST_CASE("strength: off by default - the tools' searches stay at full strength"
         limits, [&](const SearchReport& rep) { lines = std::max(lines, rep.multipv); });
     CHECK(r.nodes >= limits.nodes);
     CHECK(lines == 1);
+}
+
+TEST_CASE("strength: the guard refuses a move that hangs the queen, and only such a move",
+          "[strength]") {
+    CHECK(guard_refuses(900, 100));
+    CHECK_FALSE(guard_refuses(900, 900 - GUARD_MARGIN));
+    CHECK(guard_refuses(SCORE_MATE - 5, 0));                      // a mate thrown away
+    CHECK_FALSE(guard_refuses(SCORE_MATE - 5, SCORE_MATE - 9));   // a slower mate
+    CHECK_FALSE(guard_refuses(-SCORE_MATE + 3, -SCORE_MATE + 1)); // mated either way
+
+    Engine engine;
+    engine.set_threads(1);
+    // White's queen is a queen up; Qd7+ gives it away (Kxd7).
+    REQUIRE_FALSE(engine.set_position("4k3/8/8/8/8/8/P7/3QK3 w - - 0 1", {}));
+    const Position& pos = engine.position();
+    const Move hang = *parse_uci_move(pos, "d1d7");
+    const Move quiet = *parse_uci_move(pos, "a2a3");
+    const Move centre = *parse_uci_move(pos, "d1d5");
+
+    std::uint64_t nodes = 0;
+    const auto refused = engine.blunder_guard(hang, {}, &nodes);
+    REQUIRE(refused);
+    CHECK(refused->pv.at(0) != hang);
+    CHECK(refused->score > 500);
+    CHECK(refused->multipv == 1);
+    CHECK(nodes > GUARD_NODES / 2); // both searches ran, each within its budget
+    CHECK(nodes <= 2 * GUARD_NODES + 4096);
+    // A quiet move that keeps the queen stands.
+    CHECK_FALSE(engine.blunder_guard(quiet, {}));
+    // The best move the guard offers is one of searchmoves.
+    const auto within = engine.blunder_guard(hang, {hang, centre});
+    REQUIRE(within);
+    CHECK(within->pv.at(0) == centre);
 }

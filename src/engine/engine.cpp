@@ -219,6 +219,18 @@ void Engine::search_thread(Job job) {
     if (job.strength && result.best && !lines.empty()) {
         // The line played speaks last, as itself.
         last = choose_limited(lines, *job.strength, cb);
+        if (job.strength->nodes < GUARD_NODES && !signals_.stop) {
+            std::uint64_t guard_nodes = 0;
+            if (auto safer = blunder_guard(last.pv[0], job.searchmoves, &guard_nodes)) {
+                if (cb.on_note)
+                    cb.on_note("UCI_Elo " + std::to_string(job.strength->elo) + ": " +
+                               move_to_uci(pos_, last.pv[0]) +
+                               " loses too much (guard: " + uci_score(safer->score) + " for " +
+                               move_to_uci(pos_, safer->pv[0]) + "), playing that instead");
+                last = *safer;
+            }
+            result.nodes += guard_nodes;
+        }
         result.best = last.pv[0];
         result.ponder = last.pv.size() > 1 ? last.pv[1] : Move::none();
         result.score = last.score;
@@ -305,6 +317,36 @@ void Engine::wait() {
 bool Engine::searching() const {
     std::lock_guard lock(mutex_);
     return searching_;
+}
+
+std::optional<SearchReport> Engine::blunder_guard(Move chosen, const std::vector<Move>& searchmoves,
+                                                  std::uint64_t* nodes) {
+    SearchLimits limits;
+    limits.nodes = GUARD_NODES;
+    // A clock of its own: node-limited, whatever the game's clock says.
+    TimeManager clock;
+    SearchReport best_line;
+    const auto keep = [&](const SearchReport& r) {
+        if (r.multipv == 1) best_line = r;
+    };
+    clock.start(limits, pos_.side_to_move(), 0, pos_.game_ply());
+    const SearchResult best =
+        pool_.run(pos_, limits, clock, searchmoves, 1, keep, &weights_.params, search_tables());
+    if (nodes) *nodes += best.nodes;
+    if (!best.best || best.best == chosen || signals_.stop) return std::nullopt;
+    clock.start(limits, pos_.side_to_move(), 0, pos_.game_ply());
+    const SearchResult mine = pool_.run(
+        pos_, limits, clock, {chosen}, 1, [](const SearchReport&) {}, &weights_.params,
+        search_tables());
+    if (nodes) *nodes += mine.nodes;
+    if (!mine.best || signals_.stop || !guard_refuses(best.score, mine.score)) return std::nullopt;
+    best_line.pv = best.pv.empty() ? std::vector<Move>{best.best} : best.pv;
+    best_line.score = best.score;
+    best_line.bound = BOUND_EXACT;
+    best_line.depth = std::max(best_line.depth, best.depth);
+    best_line.seldepth = std::max(best_line.seldepth, best_line.depth);
+    best_line.multipv = 1;
+    return best_line;
 }
 
 SearchResult Engine::search_sync(const SearchLimits& limits,

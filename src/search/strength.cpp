@@ -11,10 +11,10 @@ namespace {
 
 // Fitted by scripts/calibrate_elo.sh against Stockfish 15.1 at the same UCI_Elo, 10+0.1.
 constexpr std::array<StrengthLevel, 5> TABLE = {{
-    {1350, 2000, 4, 40, 150},
-    {1800, 16000, 2, 15, 80},
+    {1350, 600, 4, 80, 300},
+    {1800, 6500, 2, 25, 120},
     {2200, 250000, 2, 6, 40},
-    {2600, 500000, 1, 0, 0},
+    {2600, 2000000, 1, 0, 0},
     {2850, 1000000000, 1, 0, 0}, // no budget: the clock alone, full strength
 }};
 
@@ -43,6 +43,12 @@ StrengthLevel strength_level(int elo) {
     level.temperature = lerp(a.temperature, b.temperature, t);
     level.max_loss = lerp(a.max_loss, b.max_loss, t);
     return level;
+}
+
+bool guard_refuses(Score best, Score chosen) {
+    return std::clamp<Score>(best, -LOSS_CAP, LOSS_CAP) -
+               std::clamp<Score>(chosen, -LOSS_CAP, LOSS_CAP) >
+           GUARD_MARGIN;
 }
 
 std::size_t choose_line(std::span<const Score> scores, const StrengthLevel& level,

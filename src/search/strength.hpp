@@ -4,8 +4,12 @@
 // falling with how much worse than the best it scored (a softmax with a temperature), and
 // never one that scored more than a bound below the best. Both grow as the Elo falls, so the
 // mistakes are many small ones low down and rare small ones high up, never a piece thrown away
-// in one move that the search saw. The table behind strength_level() is fitted from matches
-// against Stockfish at the same UCI_Elo (scripts/calibrate_elo.sh; the README has the figures).
+// in one move that the search saw. Below GUARD_NODES a guard looks again: the move chosen is
+// searched against the best move with GUARD_NODES each, and a move that loses more than
+// GUARD_MARGIN against it (about a queen's worth, which a shallow search can miss) is not
+// played: weak levels drop pawns and pieces, but not the queen. The table behind strength_level() is
+// fitted from matches against Stockfish at the same UCI_Elo (scripts/calibrate_elo.sh; the README
+// has the figures).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +37,18 @@ std::span<const StrengthLevel> strength_table();
 // The level for `elo` (clamped to STRENGTH_ELO_MIN..STRENGTH_ELO_MAX): between two anchors the
 // node budget is interpolated geometrically, the margins linearly.
 StrengthLevel strength_level(int elo);
+
+// The guard of the levels whose budget is below GUARD_NODES (see above).
+inline constexpr std::uint64_t GUARD_NODES = 16000;
+inline constexpr Score GUARD_MARGIN = 850;
+// The most nodes a move at `level` searches: its budget, and the guard's two searches below
+// GUARD_NODES.
+constexpr std::uint64_t move_node_budget(const StrengthLevel& level) {
+    return level.nodes + (level.nodes < GUARD_NODES ? 2 * GUARD_NODES : 0);
+}
+// Whether the guard refuses a move that its search scored `chosen` where the best move scored
+// `best` (both for the side to move; mate scores count as large, not as infinite).
+bool guard_refuses(Score best, Score chosen);
 
 // Which of the root lines to play: `scores` are their scores from one iteration, best first.
 // `draw` is a random number (splitmix64 of the seed and the position, so that a seeded game
