@@ -7,9 +7,9 @@
 // in one move that the search saw. Below GUARD_NODES a guard looks again: the move chosen is
 // searched against the best move with GUARD_NODES each, and a move that loses more than
 // GUARD_MARGIN against it (about a queen's worth, which a shallow search can miss) is not
-// played: weak levels drop pawns and pieces, but not the queen. The table behind strength_level() is
-// fitted from matches against Stockfish at the same UCI_Elo (scripts/calibrate_elo.sh; the README
-// has the figures).
+// played: weak levels drop pawns and pieces, but not the queen. The table behind strength_level()
+// is fitted from matches against Stockfish at the same UCI_Elo (scripts/calibrate_elo.sh; the
+// README has the figures).
 #pragma once
 
 #include <cstdint>
