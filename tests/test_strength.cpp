@@ -169,7 +169,7 @@ TEST_CASE("strength: off by default - the tools' searches stay at full strength"
 
 TEST_CASE("strength: the guard refuses a move that hangs the queen, and only such a move",
           "[strength]") {
-    CHECK(guard_refuses(900, 100));
+    CHECK(guard_refuses(900, 900 - GUARD_MARGIN - 1));
     CHECK_FALSE(guard_refuses(900, 900 - GUARD_MARGIN));
     CHECK(guard_refuses(SCORE_MATE - 5, 0));                      // a mate thrown away
     CHECK_FALSE(guard_refuses(SCORE_MATE - 5, SCORE_MATE - 9));   // a slower mate
@@ -177,8 +177,8 @@ TEST_CASE("strength: the guard refuses a move that hangs the queen, and only suc
 
     Engine engine;
     engine.set_threads(1);
-    // White's queen is a queen up; Qd7+ gives it away (Kxd7).
-    REQUIRE_FALSE(engine.set_position("4k3/8/8/8/8/8/P7/3QK3 w - - 0 1", {}));
+    // White is a queen and two pawns up; Qd7+ gives the queen away (Kxd7).
+    REQUIRE_FALSE(engine.set_position("4k3/8/8/8/8/8/PP6/3QK3 w - - 0 1", {}));
     const Position& pos = engine.position();
     const Move hang = *parse_uci_move(pos, "d1d7");
     const Move quiet = *parse_uci_move(pos, "a2a3");
@@ -188,7 +188,7 @@ TEST_CASE("strength: the guard refuses a move that hangs the queen, and only suc
     const auto refused = engine.blunder_guard(hang, {}, &nodes);
     REQUIRE(refused);
     CHECK(refused->pv.at(0) != hang);
-    CHECK(refused->score > 500);
+    CHECK(refused->score > GUARD_MARGIN);
     CHECK(refused->multipv == 1);
     CHECK(nodes > GUARD_NODES / 2); // both searches ran, each within its budget
     CHECK(nodes <= 2 * GUARD_NODES + 4096);
