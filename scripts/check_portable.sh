@@ -8,14 +8,16 @@
 #
 #   scripts/check_portable.sh [NATIVE_HORIZON]      (default build/ci/horizon)
 #
-# It builds the presets windows-x86-64-v2, linux-x86-64-v2 and linux-x86-64-v3 itself.
+# It builds the presets windows-x86-64-v2, linux-x86-64-v2 and linux-x86-64-v3 itself, without
+# LTO (what is checked is the instruction level and the platform, not the speed; LTO only makes
+# the build slower), in build/check-<preset>, apart from the release files of scripts/dist.sh.
 # The time limits only catch hangs: Wine's first start in a new prefix can take minutes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 native=${1:-build/ci/horizon}
 [ -x "$native" ] || { echo "check_portable.sh: no native build at $native" >&2; exit 2; }
-wine_exe=build/windows-x86-64-v2/horizon.exe
+wine_exe=build/check-windows-x86-64-v2/horizon.exe
 wine_cmd=(scripts/wine.sh "$wine_exe")
 emulated=(qemu-x86_64 -cpu Nehalem)
 failures=0
@@ -25,8 +27,9 @@ fail() { echo "  FAILED: $*"; failures=$((failures + 1)); }
 
 for preset in windows-x86-64-v2 linux-x86-64-v2 linux-x86-64-v3; do
   echo "=== $preset: configure and build"
-  cmake --preset "$preset" > /dev/null
-  cmake --build --preset "$preset"
+  cmake --preset "$preset" -B "build/check-$preset" -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF \
+    > /dev/null
+  cmake --build "build/check-$preset" --target horizon -j 2
 done
 
 # figure KEY: the number after "KEY: " on standard input (CR LF or LF lines)
@@ -114,9 +117,9 @@ rm -rf "$(dirname "$tb_dir")"
 
 echo "=== Linux builds on an emulated Nehalem (QEMU)"
 uci_session "linux-x86-64-v2 on Nehalem" 8 timeout 1200 "${emulated[@]}" \
-  build/linux-x86-64-v2/horizon
+  build/check-linux-x86-64-v2/horizon
 status=0
-out=$(timeout 300 "${emulated[@]}" build/linux-x86-64-v3/horizon < /dev/null 2>&1) || status=$?
+out=$(timeout 300 "${emulated[@]}" build/check-linux-x86-64-v3/horizon < /dev/null 2>&1) || status=$?
 lines=$(printf '%s\n' "$out" | grep -c .)
 if [ "$status" = 1 ] && [ "$lines" = 1 ] && [[ $out == *"needs BMI2 (x86-64-v3)"* ]] &&
   [[ $out == *"-linux-x86-64-v2 instead"* ]]; then
