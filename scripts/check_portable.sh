@@ -119,7 +119,8 @@ echo "=== Linux builds on an emulated Nehalem (QEMU)"
 uci_session "linux-x86-64-v2 on Nehalem" 8 timeout 1200 "${emulated[@]}" \
   build/check-linux-x86-64-v2/horizon
 status=0
-out=$(timeout 300 "${emulated[@]}" build/check-linux-x86-64-v3/horizon < /dev/null 2>&1) || status=$?
+v3=build/check-linux-x86-64-v3/horizon
+out=$(timeout 300 "${emulated[@]}" "$v3" < /dev/null 2>&1) || status=$?
 lines=$(printf '%s\n' "$out" | grep -c .)
 if [ "$status" = 1 ] && [ "$lines" = 1 ] && [[ $out == *"needs BMI2 (x86-64-v3)"* ]] &&
   [[ $out == *"-linux-x86-64-v2 instead"* ]]; then
