@@ -119,10 +119,15 @@ private:
             const Frame& f = frames_[i];
             if (f.object) {
                 if (!f.has_key) break;
-                s += (s.empty() ? "" : ".") + quoted_key(f.key);
+                // Appended piece by piece: GCC 12 (mingw) sees a false -Wrestrict overlap in
+                // `"literal" + std::string&&`.
+                if (!s.empty()) s.push_back('.');
+                s.append(quoted_key(f.key));
             } else {
                 const bool innermost = i + 1 == frames_.size();
-                s += "[" + std::to_string(pending && innermost ? f.next : f.current) + "]";
+                s.push_back('[');
+                s.append(std::to_string(pending && innermost ? f.next : f.current));
+                s.push_back(']');
             }
         }
         return s;

@@ -64,10 +64,10 @@ std::optional<std::string> check_range(const char* key, const WdlModel::Cubic& c
                               " for every material from " + std::to_string(WdlModel::MATERIAL_MIN) +
                               " to " + std::to_string(WdlModel::MATERIAL_MAX) + "; it is ";
     if (const auto [lowest, at] = cubic_minimum(c, x_lo, x_hi); !(lowest >= lo))
-        return "\"" + std::string(key) + "\" " + range + number_text(lowest) + " at " +
+        return std::string("\"") + key + "\" " + range + number_text(lowest) + " at " +
                material_text(at);
     if (const auto [highest, at] = cubic_maximum(c, x_lo, x_hi); !(highest <= hi))
-        return "\"" + std::string(key) + "\" " + range + number_text(highest) + " at " +
+        return std::string("\"") + key + "\" " + range + number_text(highest) + " at " +
                material_text(at);
     return std::nullopt;
 }

@@ -93,7 +93,11 @@ std::string eval_section(const EvalParams& params) {
     for (int t = 0; t < TERM_COUNT; ++t) {
         const auto pair = [&](int i) {
             const Weight w = params.weights[std::size_t(TERM_OFFSETS[t] + i)];
-            return "[" + std::to_string(w.mg) + ", " + std::to_string(w.eg) + "]";
+            std::string text(1, '[');
+            text += std::to_string(w.mg);
+            text += ", ";
+            text += std::to_string(w.eg);
+            return text + "]";
         };
         s += "    \"" + std::string(TERM_NAMES[t]) + "\": [";
         if (TERM_SIZES[t] <= PER_LINE) {
