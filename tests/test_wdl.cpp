@@ -30,6 +30,16 @@ WdlModel model(std::initializer_list<double> a, std::initializer_list<double> b)
 // The starting values of engine.json: a 150 cp edge wins half the time.
 const WdlModel FLAT = model({0, 0, 0, 150}, {0, 0, 0, 80});
 
+// A section the reader must refuse, naming `key` in its message and leaving `out` untouched.
+void refused(const nlohmann::json& j, const std::string& key) {
+    WdlModel out = FLAT;
+    const auto err = WdlModel::from_json(j, out);
+    INFO(j.dump() << " -> " << (err ? *err : std::string("accepted")));
+    REQUIRE(err);
+    CHECK(err->find(key) != std::string::npos);
+    CHECK(out.to_json() == FLAT.to_json());
+}
+
 } // namespace
 
 TEST_CASE("wdl: material counts P=1, N=B=3, R=5, Q=9 for both sides", "[wdl]") {
@@ -110,14 +120,6 @@ TEST_CASE("wdl: the section reads back what it wrote, and bad ones are refused",
     REQUIRE_FALSE(WdlModel::from_json(builtin_config().at("wdl"), back));
     CHECK(back.to_json() == default_wdl_model().to_json());
 
-    const auto refused = [](const nlohmann::json& j, const std::string& key) {
-        WdlModel out = FLAT;
-        const auto err = WdlModel::from_json(j, out);
-        INFO(j.dump() << " -> " << (err ? *err : std::string("accepted")));
-        REQUIRE(err);
-        CHECK(err->find(key) != std::string::npos);
-        CHECK(out.to_json() == FLAT.to_json());
-    };
     const nlohmann::json good = FLAT.to_json();
     refused(nlohmann::json::array({1, 2}), "\"a\"");
     auto no_a = good;
@@ -162,14 +164,6 @@ TEST_CASE("wdl: the section reads back what it wrote, and bad ones are refused",
 }
 
 TEST_CASE("wdl: coefficients that would overflow or make nonsense are refused", "[wdl]") {
-    const auto refused = [](const nlohmann::json& j, const std::string& key) {
-        WdlModel out = FLAT;
-        const auto err = WdlModel::from_json(j, out);
-        INFO(j.dump() << " -> " << (err ? *err : std::string("accepted")));
-        REQUIRE(err);
-        CHECK(err->find(key) != std::string::npos);
-        CHECK(out.to_json() == FLAT.to_json());
-    };
     const auto accepted = [](const nlohmann::json& j) {
         WdlModel out;
         const auto err = WdlModel::from_json(j, out);
