@@ -209,6 +209,15 @@ TEST_CASE("tune: malformed data lines are reported with file and line", "[tune]"
     CHECK(tune_with({"--data", data.path, "--out", out_file.path, "--start", bad_start.path}, out,
                     err) == 2);
     CHECK(err.find(bad_start.path) != std::string::npos);
+
+    // --out naming a data file (here by another spelling of its path) is refused, the data kept.
+    const std::string before = read_text_file(data.path);
+    const auto dir = std::filesystem::path(data.path).parent_path();
+    const std::string other_spelling =
+        (dir / "." / std::filesystem::path(data.path).filename()).string();
+    CHECK(tune_with({"--data", data.path, "--out", other_spelling, "--skip-bad"}, out, err) == 2);
+    CHECK(err.find("would be overwritten") != std::string::npos);
+    CHECK(read_text_file(data.path) == before);
 }
 
 namespace {

@@ -296,9 +296,18 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
                                         "', does not exist");
         if (std::filesystem::is_directory(o.out))
             throw std::invalid_argument("--out '" + o.out + "' is a directory");
-        for (const auto& file : o.data)
+        // The output replaces its file: never one of the inputs.
+        const auto same_file = [](const std::string& a, const std::string& b) {
+            std::error_code ec;
+            return std::filesystem::equivalent(a, b, ec) && !ec;
+        };
+        for (const auto& file : o.data) {
             if (std::filesystem::is_directory(file))
                 throw std::invalid_argument("--data '" + file + "' is a directory");
+            if (same_file(file, o.out))
+                throw std::invalid_argument("--out '" + o.out + "' is the data file '" + file +
+                                            "': it would be overwritten");
+        }
     } catch (const std::exception& e) {
         err << "horizon tune: " << e.what() << " (horizon tune --help lists the options)\n";
         return 2;
