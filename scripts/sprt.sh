@@ -49,6 +49,8 @@ build_rev() {
   else
     src=$(mktemp -d /tmp/horizon-src.XXXXXX)
     git -C "$root" archive "$rev" | tar -x -C "$src"
+    # Unpacked sources of dependencies (Fathom) are not in git: the checkout's serve.
+    if [ -d "$root/.deps" ]; then cp -r "$root/.deps" "$src/"; fi
   fi
   cmake -S "$src" -B "$src/build/sprt" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON > /dev/null

@@ -22,7 +22,9 @@
 #include "eval/wdl.hpp"
 #include "movegen/movegen.hpp"
 #include "notation/uci_move.hpp"
+#include "search/params.hpp"
 #include "search/strength.hpp"
+#include "search/tunable.hpp"
 #include "uci/uci.hpp"
 
 #include "support.hpp"
@@ -651,6 +653,68 @@ TEST_CASE("position without arguments or with garbage", "[uci]") {
         INFO(cmd);
         check_rejected(s, cmd, before);
     }
+}
+
+// --------------------------------------------------------------------------------------------
+// Search constants as options (the SPSA build)
+
+TEST_CASE("search constants are UCI options only in a tuning build - the search reads them",
+          "[uci]") {
+    Session s;
+    const auto declared = s.run("uci");
+    const auto declaration = [&](const std::string& name) {
+        const std::string prefix = "option name " + name + " type ";
+        for (const auto& l : declared)
+            if (starts_with(l, prefix)) return l.substr(prefix.size());
+        return std::string();
+    };
+    // The constants spsa.py may write back are the HORIZON_TUNABLE lines of params.hpp.
+    std::vector<std::string> names;
+    std::istringstream params(
+        read_text_file(std::string(HORIZON_SOURCE_DIR) + "/src/search/params.hpp"));
+    for (std::string line; std::getline(params, line);)
+        if (starts_with(line, "HORIZON_TUNABLE("))
+            names.push_back(line.substr(16, line.find(',') - 16));
+    REQUIRE(names.size() >= 10);
+#if HORIZON_TUNE
+    REQUIRE(tunables().size() == names.size());
+    for (const Tunable& t : tunables()) {
+        INFO(t.name);
+        CHECK(std::find(names.begin(), names.end(), t.name) != names.end());
+        CHECK(declaration(t.name) == "spin default " + std::to_string(*t.value) + " min " +
+                                         std::to_string(t.min) + " max " + std::to_string(t.max));
+    }
+    // A margin set by its option changes what the search does; set back, the search is the
+    // same again. Values outside the range are clamped, as for any spin.
+    const int saved = search_params::RFP_MARGIN_PER_DEPTH;
+    const auto nodes_at_depth_7 = [&] {
+        s.run("ucinewgame");
+        s.send("position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8");
+        const auto out = s.go("go depth 7");
+        long long nodes = -1;
+        for (const auto& l : out) {
+            const auto t = tokens(l);
+            for (std::size_t i = 0; i + 1 < t.size(); ++i)
+                if (t[i] == "nodes") nodes = std::stoll(t[i + 1]);
+        }
+        return nodes;
+    };
+    const long long before = nodes_at_depth_7();
+    s.run("setoption name RFP_MARGIN_PER_DEPTH value 30");
+    CHECK(search_params::RFP_MARGIN_PER_DEPTH == 30);
+    const long long changed = nodes_at_depth_7();
+    s.run("setoption name RFP_MARGIN_PER_DEPTH value 100000");
+    CHECK(search_params::RFP_MARGIN_PER_DEPTH == 150);
+    s.run("setoption name RFP_MARGIN_PER_DEPTH value " + std::to_string(saved));
+    CHECK(search_params::RFP_MARGIN_PER_DEPTH == saved);
+    CHECK(changed != before);
+    CHECK(nodes_at_depth_7() == before);
+#else
+    for (const auto& name : names) {
+        INFO(name);
+        CHECK(declaration(name).empty());
+    }
+#endif
 }
 
 // --------------------------------------------------------------------------------------------

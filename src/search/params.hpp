@@ -1,28 +1,41 @@
 // Named search constants: every margin, reduction and limit the search reads.
 #pragma once
 
+// HORIZON_TUNABLE(NAME, value, min, max): a constant that SPSA may tune (scripts/spsa.py, the
+// `spsa` build). In every other build it is a plain constant; in a build with HORIZON_TUNE it
+// is a variable, set by the UCI option of its name and bounded by min..max. spsa.py writes
+// the values it found back into these lines.
+#if HORIZON_TUNE
+#include "search/tunable.hpp"
+#define HORIZON_TUNABLE(NAME, VALUE, MIN, MAX)                                                     \
+    inline int NAME = VALUE;                                                                       \
+    inline const bool NAME##_REGISTERED = ::horizon::register_tunable(#NAME, &NAME, MIN, MAX)
+#else
+#define HORIZON_TUNABLE(NAME, VALUE, MIN, MAX) inline constexpr int NAME = VALUE
+#endif
+
 namespace horizon::search_params {
 
 // Aspiration windows.
 inline constexpr int ASPIRATION_MIN_DEPTH = 4;
-inline constexpr int ASPIRATION_DELTA = 15;
+HORIZON_TUNABLE(ASPIRATION_DELTA, 15, 5, 40);
 inline constexpr int ASPIRATION_WIDEN_LIMIT = 1000; // past this, a full window
 
 // Reverse futility pruning (static eval far above beta at shallow depth).
 inline constexpr int RFP_MAX_DEPTH = 8;
-inline constexpr int RFP_MARGIN_PER_DEPTH = 75;
+HORIZON_TUNABLE(RFP_MARGIN_PER_DEPTH, 75, 30, 150);
 
 // Razoring: static eval far below alpha near the leaves, confirmed by quiescence.
 inline constexpr int RAZOR_MAX_DEPTH = 3;
-inline constexpr int RAZOR_BASE = 250;
-inline constexpr int RAZOR_PER_DEPTH = 200;
+HORIZON_TUNABLE(RAZOR_BASE, 250, 100, 500);
+HORIZON_TUNABLE(RAZOR_PER_DEPTH, 200, 80, 400);
 
 // Null-move pruning: reduction = base + depth / divisor + min((eval - beta) / eval divisor, cap).
 inline constexpr int NMP_MIN_DEPTH = 3;
-inline constexpr int NMP_BASE_REDUCTION = 4;
-inline constexpr int NMP_DEPTH_DIVISOR = 3;
-inline constexpr int NMP_EVAL_DIVISOR = 200;
-inline constexpr int NMP_EVAL_REDUCTION_MAX = 3;
+HORIZON_TUNABLE(NMP_BASE_REDUCTION, 4, 2, 6);
+HORIZON_TUNABLE(NMP_DEPTH_DIVISOR, 3, 2, 6);
+HORIZON_TUNABLE(NMP_EVAL_DIVISOR, 200, 80, 400);
+HORIZON_TUNABLE(NMP_EVAL_REDUCTION_MAX, 3, 1, 5);
 inline constexpr int NMP_VERIFY_DEPTH = 14; // from here a fail-high is verified without null
 
 // Internal iterative reduction: no TT move at this depth or more.
@@ -30,10 +43,10 @@ inline constexpr int IIR_MIN_DEPTH = 4;
 
 // Singular extensions.
 inline constexpr int SE_MIN_DEPTH = 7;
-inline constexpr int SE_TT_DEPTH_MARGIN = 3;  // the TT entry must be at least depth - this
-inline constexpr int SE_MARGIN_PER_DEPTH = 2; // singular beta = TT score - this * depth
-inline constexpr int SE_DOUBLE_MARGIN = 20;   // below singular beta by this: extend twice
-inline constexpr int SE_DOUBLE_LIMIT = 6;     // double extensions allowed along one line
+inline constexpr int SE_TT_DEPTH_MARGIN = 3;   // the TT entry must be at least depth - this
+HORIZON_TUNABLE(SE_MARGIN_PER_DEPTH, 2, 1, 5); // singular beta = TT score - this * depth
+HORIZON_TUNABLE(SE_DOUBLE_MARGIN, 20, 5, 60);  // below singular beta by this: extend twice
+inline constexpr int SE_DOUBLE_LIMIT = 6;      // double extensions allowed along one line
 
 // Late-move reductions.
 inline constexpr int LMR_MIN_DEPTH = 3;
@@ -41,36 +54,37 @@ inline constexpr double LMR_QUIET_BASE = 0.80;
 inline constexpr double LMR_QUIET_DIVISOR = 2.20;
 inline constexpr double LMR_NOISY_BASE = -0.20;
 inline constexpr double LMR_NOISY_DIVISOR = 2.60;
-inline constexpr int LMR_HISTORY_DIVISOR = 8192;
-inline constexpr int CRUMB_MAX_PLY = 8;      // Lazy SMP: nodes below this ply leave breadcrumbs
-inline constexpr int LMR_DEEPER_MARGIN = 60; // a reduced move beating best by this: search deeper
+HORIZON_TUNABLE(LMR_HISTORY_DIVISOR, 8192, 2048, 32768);
+inline constexpr int CRUMB_MAX_PLY = 8; // Lazy SMP: nodes below this ply leave breadcrumbs
+// A reduced move beating best by this: search it deeper.
+HORIZON_TUNABLE(LMR_DEEPER_MARGIN, 60, 20, 150);
 
 // Late-move pruning of quiets: after (base + depth^2) / (2 - improving) moves.
 inline constexpr int LMP_MAX_DEPTH = 8;
-inline constexpr int LMP_BASE = 3;
+HORIZON_TUNABLE(LMP_BASE, 3, 1, 8);
 
 // Futility pruning of quiets at shallow (reduced) depth.
 inline constexpr int FP_MAX_DEPTH = 8;
-inline constexpr int FP_BASE = 90;
-inline constexpr int FP_PER_DEPTH = 100;
+HORIZON_TUNABLE(FP_BASE, 90, 30, 250);
+HORIZON_TUNABLE(FP_PER_DEPTH, 100, 40, 200);
 
 // History pruning of quiets.
 inline constexpr int HP_MAX_DEPTH = 4;
-inline constexpr int HP_PER_DEPTH = -3000;
+HORIZON_TUNABLE(HP_PER_DEPTH, -3000, -8000, -500);
 
 // SEE pruning at low depth.
 inline constexpr int SEE_PRUNE_MAX_DEPTH = 8;
-inline constexpr int SEE_QUIET_PER_DEPTH_SQ = -20;
-inline constexpr int SEE_NOISY_PER_DEPTH = -90;
+HORIZON_TUNABLE(SEE_QUIET_PER_DEPTH_SQ, -20, -60, -5);
+HORIZON_TUNABLE(SEE_NOISY_PER_DEPTH, -90, -200, -30);
 
 // Quiescence.
-inline constexpr int QS_FUTILITY_MARGIN = 150;
+HORIZON_TUNABLE(QS_FUTILITY_MARGIN, 150, 50, 400);
 
 // History.
 inline constexpr int HISTORY_MAX = 16384;
-inline constexpr int HISTORY_BONUS_SLOPE = 300;
-inline constexpr int HISTORY_BONUS_BASE = 250;
-inline constexpr int HISTORY_BONUS_MAX = 2400;
+HORIZON_TUNABLE(HISTORY_BONUS_SLOPE, 300, 100, 600);
+HORIZON_TUNABLE(HISTORY_BONUS_BASE, 250, 0, 600);
+HORIZON_TUNABLE(HISTORY_BONUS_MAX, 2400, 800, 4800);
 
 // Static-eval correction history, by pawn structure: entries are 1/CORRECTION_GRAIN cp,
 // bounded by CORRECTION_MAX; an update weighs the search result by min(depth + 1,

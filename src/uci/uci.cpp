@@ -15,6 +15,7 @@
 #include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
 #include "notation/uci_move.hpp"
+#include "search/tunable.hpp"
 
 namespace horizon {
 
@@ -207,6 +208,15 @@ void UciLoop::register_options() {
                       engine_.set_weights(weights);
                       return std::nullopt;
                   }});
+#if HORIZON_TUNE
+    // The search constants SPSA tunes (search/params.hpp), by their own names.
+    for (const Tunable& t : tunables())
+        options_.add({t.name, T::SPIN, std::to_string(*t.value), t.min, t.max, "",
+                      [value = t.value](const std::string& v) -> std::optional<std::string> {
+                          *value = std::stoi(v);
+                          return std::nullopt;
+                      }});
+#endif
 }
 
 std::optional<std::string> UciLoop::set_option(const std::string& name, const std::string& value) {
