@@ -2,8 +2,10 @@
 # The PGN reader against pgn-extract: every PGN file that pgn-extract reads without an error
 # must come back from Horizon with the same number of games and the same main lines.
 #
-#   scripts/pgn_agreement.sh [-b HORIZON] FILE...
+#   scripts/pgn_agreement.sh [-b HORIZON] [-a] FILE...
 #   (default HORIZON: build/release/horizon; pgn-extract from PATH or /usr/games)
+#   -a: Horizon's games are those `horizon analyze --nodes 1 FILE` writes (annotated, every
+#   game searched) instead of `horizon pgn --moves-only FILE`'s.
 #
 # For each file:
 #   - pgn-extract -r checks the file; a file it reports an error for (an illegal move, a bad
@@ -27,6 +29,11 @@ if [ "${1:-}" = "-b" ]; then
     [ $# -ge 2 ] || { echo "pgn_agreement: -b needs a Horizon binary" >&2; exit 2; }
     horizon=$2
     shift 2
+fi
+reader=pgn
+if [ "${1:-}" = "-a" ]; then
+    reader=analyze
+    shift
 fi
 [ $# -ge 1 ] || { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" >&2
     exit 2; }
@@ -89,9 +96,15 @@ for file in "$@"; do
     fi
     main_lines "$file" >"$work/extract.txt"
     status=0
-    "$horizon" pgn --moves-only "$file" -o "$work/horizon.pgn" 2>"$work/horizon.err" || status=$?
+    if [ "$reader" = pgn ]; then
+        "$horizon" pgn --moves-only "$file" -o "$work/horizon.pgn" 2>"$work/horizon.err" ||
+            status=$?
+    else
+        "$horizon" analyze --nodes 1 "$file" -o "$work/horizon.pgn" >/dev/null \
+            2>"$work/horizon.err" || status=$?
+    fi
     if [ "$status" -ge 2 ]; then
-        printf '%-60s horizon pgn failed: %s\n' "$name" "$(tail -n 1 "$work/horizon.err")"
+        printf '%-60s horizon %s failed: %s\n' "$name" "$reader" "$(tail -n 1 "$work/horizon.err")"
         disagreeing=$((disagreeing + 1))
         continue
     fi
@@ -105,9 +118,13 @@ for file in "$@"; do
     fi
     n_extract=$(wc -l <"$work/extract.txt")
     n_whole=$(wc -l <"$work/horizon.txt")
-    # "horizon pgn: 12 games, 1 with errors"
-    counts=$(sed -n 's/^horizon pgn: \([0-9]*\) games, \([0-9]*\) with.*/\1 \2/p' \
+    # "horizon pgn: 12 games, 1 with errors" or "horizon analyze: 11 games analysed, 1 left out"
+    counts=$(sed -n -e 's/^horizon pgn: \([0-9]*\) games, \([0-9]*\) with.*/\1 \2/p' \
+        -e 's/^horizon analyze: \([0-9]*\) games\{0,1\} analysed, \([0-9]*\) left out.*/\1 \2/p' \
         "$work/horizon.err" | tail -n 1)
+    if [ "$reader" = analyze ] && [ -n "$counts" ]; then
+        counts="$((${counts% *} + ${counts#* })) ${counts#* }"
+    fi
     n_read=${counts% *} n_refused=${counts#* }
     n_read=${n_read:-0} n_refused=${n_refused:-0}
     differ=$(diff "$work/extract.txt" "$work/horizon.txt" | grep -c '^[<>]' || true)
@@ -120,7 +137,8 @@ for file in "$@"; do
     if [ "$n_extract" -ne "$n_read" ] || [ "$n_refused" -ne 0 ] || [ "$differ" -ne 0 ] ||
         [ "$n_whole" -ne $((n_read - n_refused)) ]; then
         disagreeing=$((disagreeing + 1))
-        { grep -v '^horizon pgn: [0-9]* games' "$work/horizon.err" || true; } | head -n 3 |
+        { grep -v '^horizon \(pgn\|analyze\): [0-9]* games' "$work/horizon.err" || true; } |
+            head -n 3 |
             sed 's/^/    /'
         diff "$work/extract.txt" "$work/horizon.txt" | grep '^[<>]' | head -n 4 | cut -c1-96 |
             sed -e 's/^\([<>]\) *$/\1 (a game of no moves)/' -e 's/^/    /' || true
