@@ -53,6 +53,10 @@ log_errors() {
          { print }' "$1"
 }
 
+# Whether a pgn-extract log (which it may not have written) holds an error; its first one.
+has_errors() { [ -f "$1" ] && [ -n "$(log_errors "$1")" ]; }
+first_error() { log_errors "$1" | grep -v '^File ' | head -n 1 | cut -c1-60; }
+
 # The main lines of a PGN file as UCI moves, one line a game (an empty line for a game of
 # no moves). Each game pgn-extract writes is a paragraph ending in its result, which goes.
 main_lines() {
@@ -87,10 +91,8 @@ for file in "$@"; do
     file=$work/input.pgn
     rm -f "$work/check.log"
     "$extract" -s -r --allownullmoves -l "$work/check.log" "$file" >/dev/null 2>&1 || true
-    touch "$work/check.log"
-    if [ -n "$(log_errors "$work/check.log")" ]; then
-        printf '%-60s skipped: pgn-extract reports: %s\n' "$name" \
-            "$(log_errors "$work/check.log" | grep -v '^File ' | head -n 1 | cut -c1-60)"
+    if has_errors "$work/check.log"; then
+        printf '%-60s skipped: pgn-extract reports: %s\n' "$name" "$(first_error "$work/check.log")"
         skipped=$((skipped + 1))
         continue
     fi
@@ -109,10 +111,9 @@ for file in "$@"; do
         continue
     fi
     main_lines "$work/horizon.pgn" >"$work/horizon.txt"
-    touch "$work/lines.log"
-    if [ -n "$(log_errors "$work/lines.log")" ]; then
+    if has_errors "$work/lines.log"; then
         printf '%-60s pgn-extract cannot read what Horizon wrote: %s\n' "$name" \
-            "$(log_errors "$work/lines.log" | head -n 1 | cut -c1-60)"
+            "$(first_error "$work/lines.log")"
         disagreeing=$((disagreeing + 1))
         continue
     fi
