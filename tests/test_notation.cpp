@@ -841,6 +841,24 @@ TEST_CASE("PGN reader: moves-only mode skips comments and variations", "[notatio
     CHECK(no_comments[0].moves.moves[3].variations[0].moves[0].comment_after.empty());
 }
 
+TEST_CASE("PGN reader: an empty variation is left out - as the writer leaves it out",
+          "[notation][pgn]") {
+    // Found by the pgn fuzz target: "()" was kept, written as nothing, and read back without it.
+    const auto games = read_pgn("1. e4 e5 () {after e5} 2. Nf3 ( {only a comment} ) ( ) *\n");
+    REQUIRE(games.size() == 1);
+    REQUIRE_FALSE(games[0].error);
+    const auto& moves = games[0].moves.moves;
+    REQUIRE(moves.size() == 3);
+    CHECK(moves[1].variations.empty());
+    CHECK(moves[1].comment_after == "after e5"); // as if the "()" were not there
+    REQUIRE(moves[2].variations.size() == 1);    // a comment alone is something: kept
+    CHECK(moves[2].variations[0].trailing_comment == "only a comment");
+    const std::string written = to_pgn(games[0]);
+    const auto back = read_pgn(written);
+    REQUIRE(back.size() == 1);
+    CHECK(back[0].moves == games[0].moves);
+}
+
 TEST_CASE("PGN reader: streams many games through a small buffer, one game at a time",
           "[notation][pgn]") {
     // More than the reader's 64 KiB block, so tokens straddle the refills.

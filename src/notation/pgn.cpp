@@ -678,10 +678,15 @@ bool PgnReader::Impl::read_line(PgnLine& line, int depth, std::string pending_co
             }
             const Move last = line.moves.back().move;
             take_back(pos_, last);
-            PgnLine& variation = line.moves.back().variations.emplace_back();
-            if (!read_line(variation, depth + 1)) return false;
+            auto& variations = line.moves.back().variations;
+            if (!read_line(variations.emplace_back(), depth + 1)) return false;
             play(pos_, last);
-            after_variation = true;
+            // An empty variation, "()", says nothing: the writer leaves it out, and so does the
+            // reader (a comment after it then belongs to the move before it, as without it).
+            if (variations.back().moves.empty() && variations.back().trailing_comment.empty())
+                variations.pop_back();
+            else
+                after_variation = true;
             break;
         }
         case Tok::VARIATION_CLOSE:
