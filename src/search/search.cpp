@@ -389,7 +389,9 @@ inline Score Searcher::search_move(Position& pos, Score alpha, Score beta, Depth
                                    int reduction, int ply, bool first, bool pv_node, bool cut_node,
                                    Score best) {
     if (first) return -search(pos, -beta, -alpha, new_depth, ply + 1, false);
-    const Depth reduced = std::clamp(new_depth - reduction, 1, new_depth);
+    // At least one ply, at most new_depth (which is 0 at a frontier node: then quiescence).
+    // Not std::clamp: its bounds would be reversed there.
+    const Depth reduced = std::min(std::max(new_depth - reduction, 1), new_depth);
     Score score = -search(pos, -alpha - 1, -alpha, reduced, ply + 1, true);
     if (score > alpha && reduced < new_depth) {
         if (score > best + sp::LMR_DEEPER_MARGIN && ply > 0) ++new_depth;
