@@ -325,20 +325,20 @@ std::optional<SearchReport> Engine::blunder_guard(Move chosen, const std::vector
     limits.nodes = GUARD_NODES;
     // A clock of its own: node-limited, whatever the game's clock says.
     TimeManager clock;
-    SearchReport best_line;
-    const auto keep = [&](const SearchReport& r) {
-        if (r.multipv == 1) best_line = r;
+    const auto search = [&](const std::vector<Move>& moves,
+                            const std::function<void(const SearchReport&)>& report) {
+        clock.start(limits, pos_.side_to_move(), 0, pos_.game_ply());
+        const SearchResult r =
+            pool_.run(pos_, limits, clock, moves, 1, report, &weights_.params, search_tables());
+        if (nodes) *nodes += r.nodes;
+        return r;
     };
-    clock.start(limits, pos_.side_to_move(), 0, pos_.game_ply());
-    const SearchResult best =
-        pool_.run(pos_, limits, clock, searchmoves, 1, keep, &weights_.params, search_tables());
-    if (nodes) *nodes += best.nodes;
+    SearchReport best_line;
+    const SearchResult best = search(searchmoves, [&](const SearchReport& r) {
+        if (r.multipv == 1) best_line = r;
+    });
     if (!best.best || best.best == chosen || signals_.stop) return std::nullopt;
-    clock.start(limits, pos_.side_to_move(), 0, pos_.game_ply());
-    const SearchResult mine = pool_.run(
-        pos_, limits, clock, {chosen}, 1, [](const SearchReport&) {}, &weights_.params,
-        search_tables());
-    if (nodes) *nodes += mine.nodes;
+    const SearchResult mine = search({chosen}, [](const SearchReport&) {});
     if (!mine.best || signals_.stop || !guard_refuses(best.score, mine.score)) return std::nullopt;
     best_line.pv = best.pv.empty() ? std::vector<Move>{best.best} : best.pv;
     best_line.score = best.score;
