@@ -690,14 +690,9 @@ TEST_CASE("search constants are UCI options only in a tuning build - the search 
     const auto nodes_at_depth_7 = [&] {
         s.run("ucinewgame");
         s.send("position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8");
-        const auto out = s.go("go depth 7");
-        long long nodes = -1;
-        for (const auto& l : out) {
-            const auto t = tokens(l);
-            for (std::size_t i = 0; i + 1 < t.size(); ++i)
-                if (t[i] == "nodes") nodes = std::stoll(t[i + 1]);
-        }
-        return nodes;
+        const auto out = check_search_output(s.go("go depth 7"), s.engine.position());
+        REQUIRE_FALSE(out.infos.empty());
+        return out.infos.back().num.at("nodes");
     };
     const long long before = nodes_at_depth_7();
     s.run("setoption name RFP_MARGIN_PER_DEPTH value 30");
