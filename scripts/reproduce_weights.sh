@@ -11,7 +11,7 @@
 #    depends on (seed, game number) alone and the file is written in game order, so the file
 #    does not depend on THREADS. Resumable: run the script again after a stop.
 # 3. Prints the data file's SHA-256; for the default recipe it must be DATA_SHA256 below.
-# 4. Fits the weights with this checkout's build (build/release, built if missing) from
+# 4. Fits the weights with this checkout's build (build/release, brought up to date) from
 #    tuning/handset.json: 100 epochs, lambda 0.5, min-count 2000, two threads always (the
 #    gradient is summed in per-thread slices, so the thread count fixes the rounding).
 # 5. Compares WORKDIR/engine.json with the shipped engine.json: bit for bit; if they differ,
@@ -71,10 +71,9 @@ fi
 
 echo "=== 4. tune with this checkout's build"
 bin="$root/build/release/horizon"
-if [ ! -x "$bin" ]; then
-  (cd "$root" && cmake --preset release > /dev/null &&
-    cmake --build --preset release --target horizon -j "$threads" > /dev/null)
-fi
+# Built every time (a no-op when up to date), so that a stale binary never runs the fit.
+(cd "$root" && cmake --preset release > /dev/null &&
+  cmake --build --preset release --target horizon -j "$threads" > /dev/null)
 tuned="$work/engine.json"
 "$bin" tune --data "$data" --start "$root/tuning/handset.json" --out "$tuned" --epochs 100 \
   --threads 2 --lambda 0.5 --min-count 2000
