@@ -28,7 +28,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PARAMS = os.path.join(ROOT, "src", "search", "params.hpp")
@@ -162,8 +161,11 @@ def main():
             step = g[name][1] * sign[name]
             plus[name] = min(hi, max(lo, round(state["theta"][name] + step)))
             minus[name] = min(hi, max(lo, round(state["theta"][name] - step)))
-        with tempfile.TemporaryDirectory(dir=args.dir) as work:
-            games, wins, losses, draws = play(state, plus, minus, k, work)
+        # One folder for the iteration's games, emptied first: a stopped run leaves nothing.
+        work = os.path.join(args.dir, "iteration")
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+        games, wins, losses, draws = play(state, plus, minus, k, work)
         result = wins - losses
         for name, (_, lo, hi) in state["params"].items():
             a_k, c_k = g[name]
