@@ -114,6 +114,8 @@ TEST_CASE("FEN round trip on canonical FENs", "[position][fen]") {
         CHECK(pos.fen() == fen);
         CHECK(pos.key() == pos.compute_key());
         CHECK(pos.pawn_key() == pos.compute_pawn_key());
+        CHECK(pos.non_pawn_key(WHITE) == pos.compute_non_pawn_key(WHITE));
+        CHECK(pos.non_pawn_key(BLACK) == pos.compute_non_pawn_key(BLACK));
         CHECK(pos.checkers() == reference_checkers(pos));
         CHECK(bitboards_match_board(pos));
     }
@@ -527,6 +529,9 @@ TEST_CASE("random games: incremental state, gives_check, unmake", "[position][ma
 
             if (pos.key() != pos.compute_key()) fail.add(where + ": key");
             if (pos.pawn_key() != pos.compute_pawn_key()) fail.add(where + ": pawn key");
+            for (Color c : {WHITE, BLACK})
+                if (pos.non_pawn_key(c) != pos.compute_non_pawn_key(c))
+                    fail.add(where + ": non-pawn key");
             if (pos.checkers() != reference_checkers(pos)) fail.add(where + ": checkers");
             if (!bitboards_match_board(pos)) fail.add(where + ": bitboards");
             if (pos.last_move() != m) fail.add(where + ": last_move");
@@ -649,6 +654,8 @@ TEST_CASE("captures, promotions and en passant update the board and the hash",
         CHECK(pos.in_check()); // the new queen sees e8 along the rank
         CHECK(pos.key() == pos.compute_key());
         CHECK(pos.pawn_key() == pos.compute_pawn_key());
+        CHECK(pos.non_pawn_key(WHITE) == pos.compute_non_pawn_key(WHITE));
+        CHECK(pos.non_pawn_key(BLACK) == pos.compute_non_pawn_key(BLACK));
     }
     SECTION("a double push sets en passant only when a pawn can take") {
         Position pos;

@@ -273,6 +273,8 @@ std::optional<FenError> Position::set_fen(std::string_view fen, bool chess960) {
 
     p.st_.key = p.compute_key();
     p.st_.pawn_key = p.compute_pawn_key();
+    for (Color c : {WHITE, BLACK})
+        p.st_.non_pawn_key[c] = p.compute_non_pawn_key(c);
     p.st_.checkers = p.compute_checkers();
     *this = std::move(p);
     return std::nullopt;
@@ -349,6 +351,15 @@ Key Position::compute_pawn_key() const {
     return k;
 }
 
+Key Position::compute_non_pawn_key(Color c) const {
+    Key k = 0;
+    for (Bitboard b = pieces(c) & ~pieces(PAWN); b;) {
+        const Square s = pop_lsb(b);
+        k ^= zobrist::PSQ[board_[s]][s];
+    }
+    return k;
+}
+
 Bitboard Position::compute_checkers() const {
     return attackers_to(king_square(side_)) & pieces(~side_);
 }
@@ -370,8 +381,10 @@ void Position::do_castling(bool undo, Color us, Square king_from, Square rook_fr
         remove_piece(rook_from);
         put_piece(king, kto);
         put_piece(rook, rto);
-        st_.key ^= zobrist::PSQ[king][king_from] ^ zobrist::PSQ[king][kto] ^
-                   zobrist::PSQ[rook][rook_from] ^ zobrist::PSQ[rook][rto];
+        const Key moved = zobrist::PSQ[king][king_from] ^ zobrist::PSQ[king][kto] ^
+                          zobrist::PSQ[rook][rook_from] ^ zobrist::PSQ[rook][rto];
+        st_.key ^= moved;
+        st_.non_pawn_key[us] ^= moved;
     } else {
         remove_piece(kto);
         remove_piece(rto);
@@ -405,13 +418,18 @@ void Position::make_move(Move m) {
             const Piece captured = board_[cap_sq];
             st_.captured = captured;
             st_.key ^= zobrist::PSQ[captured][cap_sq];
-            if (type_of(captured) == PAWN) st_.pawn_key ^= zobrist::PSQ[captured][cap_sq];
+            if (type_of(captured) == PAWN)
+                st_.pawn_key ^= zobrist::PSQ[captured][cap_sq];
+            else
+                st_.non_pawn_key[them] ^= zobrist::PSQ[captured][cap_sq];
             remove_piece(cap_sq);
             st_.rule50 = 0;
         }
         move_piece(from, to);
         st_.key ^= zobrist::PSQ[pc][from] ^ zobrist::PSQ[pc][to];
-        if (type_of(pc) == PAWN) {
+        if (type_of(pc) != PAWN) {
+            st_.non_pawn_key[us] ^= zobrist::PSQ[pc][from] ^ zobrist::PSQ[pc][to];
+        } else {
             st_.rule50 = 0;
             st_.pawn_key ^= zobrist::PSQ[pc][from];
             if (m.type() == PROMOTION) {
@@ -419,6 +437,7 @@ void Position::make_move(Move m) {
                 remove_piece(to);
                 put_piece(promoted, to);
                 st_.key ^= zobrist::PSQ[pc][to] ^ zobrist::PSQ[promoted][to];
+                st_.non_pawn_key[us] ^= zobrist::PSQ[promoted][to];
             } else {
                 st_.pawn_key ^= zobrist::PSQ[pc][to];
                 if ((int(to) ^ int(from)) == 16) {

@@ -16,6 +16,7 @@ namespace horizon {
 struct StateInfo {
     Key key = 0;
     Key pawn_key = 0;
+    Key non_pawn_key[COLOR_NB] = {0, 0}; // each side's pieces but pawns (king included)
     Bitboard checkers = 0;
     std::uint8_t castling = NO_CASTLING;
     Square ep_square = NO_SQUARE;
@@ -67,6 +68,7 @@ public:
     // State queries.
     Key key() const { return st_.key; }
     Key pawn_key() const { return st_.pawn_key; }
+    Key non_pawn_key(Color c) const { return st_.non_pawn_key[c]; }
     Bitboard checkers() const { return st_.checkers; }
     bool in_check() const { return st_.checkers != 0; }
     Square ep_square() const { return st_.ep_square; }
@@ -129,6 +131,7 @@ public:
     // The hash recomputed from scratch (tests compare it with the incremental one).
     Key compute_key() const;
     Key compute_pawn_key() const;
+    Key compute_non_pawn_key(Color c) const;
 
 private:
     struct Blank {};
