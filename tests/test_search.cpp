@@ -3,6 +3,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -14,6 +16,7 @@
 #include "engine/engine.hpp"
 #include "movegen/movegen.hpp"
 #include "notation/uci_move.hpp"
+#include "search/history.hpp"
 #include "search/search.hpp"
 #include "search/tt.hpp"
 
@@ -87,6 +90,29 @@ TEST_CASE("search mates rather than stalemates", "[search]") {
     after.make_move(s.result.best);
     CHECK(is_checkmate(after));
     CHECK(uci_score(s.result.score) == "mate 1");
+}
+
+TEST_CASE("correction history: learned by side and keys and weighted by table", "[search]") {
+    namespace sp = search_params;
+    auto history = std::make_unique<History>();
+    history->clear();
+    const History::CorrectionKeys keys{0x1234, {0x5678, 0x9abc}};
+    for (int i = 0; i < 400; ++i)
+        history->update_correction(WHITE, keys, 100, 20);
+    // Every table has converged on the error; the correction is their weighted sum.
+    const int full = 100 * (sp::CORRECTION_PAWN_WEIGHT + 2 * sp::CORRECTION_NON_PAWN_WEIGHT) /
+                     sp::CORRECTION_UNIT;
+    CHECK(std::abs(history->correction_cp(WHITE, keys) - full) <= 1);
+    // Nothing for the other side to move, nor for other keys.
+    CHECK(history->correction_cp(BLACK, keys) == 0);
+    CHECK(history->correction_cp(WHITE, {0x1235, {0x5679, 0x9abd}}) == 0);
+    // The same pawns with other pieces: the pawn table's share only.
+    const int pawn_share = 100 * sp::CORRECTION_PAWN_WEIGHT / sp::CORRECTION_UNIT;
+    CHECK(std::abs(history->correction_cp(WHITE, {0x1234, {0x5679, 0x9abd}}) - pawn_share) <= 1);
+    // An error the other way pulls it back.
+    for (int i = 0; i < 400; ++i)
+        history->update_correction(WHITE, keys, -50, 20);
+    CHECK(std::abs(history->correction_cp(WHITE, keys) + full / 2) <= 1);
 }
 
 TEST_CASE("search reports every depth with a legal PV", "[search]") {

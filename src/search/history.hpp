@@ -28,8 +28,10 @@ struct History {
     std::int16_t capture[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB]{};
     // continuation[piece][to] of the move k plies back, indexed by the current move.
     PieceToHistory continuation[PIECE_NB][SQUARE_NB]{};
-    // How far the static eval has been off the search result, by side and pawn structure.
+    // How far the static eval has been off the search result, by side to move and pawn
+    // structure, and by side to move and one side's other pieces (indexed [stm][owner]).
     std::int16_t correction[COLOR_NB][search_params::CORRECTION_SIZE]{};
+    std::int16_t non_pawn_correction[COLOR_NB][COLOR_NB][search_params::CORRECTION_SIZE]{};
 
     void clear() {
         std::memset(static_cast<void*>(killers), 0, sizeof killers);
@@ -38,6 +40,7 @@ struct History {
         std::memset(capture, 0, sizeof capture);
         std::memset(continuation, 0, sizeof continuation);
         std::memset(correction, 0, sizeof correction);
+        std::memset(non_pawn_correction, 0, sizeof non_pawn_correction);
     }
     void clear_killers(int ply) { killers[ply][0] = killers[ply][1] = Move::none(); }
 
@@ -58,19 +61,35 @@ struct History {
     void update_capture(Piece moved, Square to, PieceType victim, int bonus) {
         apply_gravity<search_params::HISTORY_MAX>(capture[moved][to][victim], bonus);
     }
-    int correction_cp(Color c, Key pawn_key) const {
-        return correction[c][pawn_key & (search_params::CORRECTION_SIZE - 1)] /
-               search_params::CORRECTION_GRAIN;
-    }
-    // Moves the correction toward `error` (search result minus raw static eval, cp).
-    void update_correction(Color c, Key pawn_key, int error, Depth depth) {
+    // The keys a correction is looked up by: the pawns, and each side's other pieces.
+    struct CorrectionKeys {
+        Key pawn;
+        Key non_pawn[COLOR_NB];
+    };
+    int correction_cp(Color stm, const CorrectionKeys& k) const {
         namespace sp = search_params;
-        std::int16_t& e = correction[c][pawn_key & (sp::CORRECTION_SIZE - 1)];
+        const int sum = correction[stm][slot(k.pawn)] * sp::CORRECTION_PAWN_WEIGHT +
+                        (non_pawn_correction[stm][WHITE][slot(k.non_pawn[WHITE])] +
+                         non_pawn_correction[stm][BLACK][slot(k.non_pawn[BLACK])]) *
+                            sp::CORRECTION_NON_PAWN_WEIGHT;
+        return sum / (sp::CORRECTION_GRAIN * sp::CORRECTION_UNIT);
+    }
+    // Moves each correction toward `error` (search result minus raw static eval, cp).
+    void update_correction(Color stm, const CorrectionKeys& k, int error, Depth depth) {
+        namespace sp = search_params;
         const int weight = std::min(depth + 1, sp::CORRECTION_WEIGHT_MAX);
         const int target =
             std::clamp(error * sp::CORRECTION_GRAIN, -sp::CORRECTION_MAX, sp::CORRECTION_MAX);
-        e = std::int16_t((e * (sp::CORRECTION_WEIGHT_SCALE - weight) + target * weight) /
-                         sp::CORRECTION_WEIGHT_SCALE);
+        const auto move_toward = [&](std::int16_t& e) {
+            e = std::int16_t((e * (sp::CORRECTION_WEIGHT_SCALE - weight) + target * weight) /
+                             sp::CORRECTION_WEIGHT_SCALE);
+        };
+        move_toward(correction[stm][slot(k.pawn)]);
+        move_toward(non_pawn_correction[stm][WHITE][slot(k.non_pawn[WHITE])]);
+        move_toward(non_pawn_correction[stm][BLACK][slot(k.non_pawn[BLACK])]);
+    }
+    static std::size_t slot(Key key) {
+        return std::size_t(key & (search_params::CORRECTION_SIZE - 1));
     }
     // The table of the move (piece, to), for the plies after it; NO_PIECE means none.
     PieceToHistory* continuation_of(Piece moved, Square to) { return &continuation[moved][to]; }

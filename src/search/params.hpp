@@ -77,6 +77,12 @@ inline constexpr int SEE_PRUNE_MAX_DEPTH = 8;
 HORIZON_TUNABLE(SEE_QUIET_PER_DEPTH_SQ, -20, -60, -5);
 HORIZON_TUNABLE(SEE_NOISY_PER_DEPTH, -90, -200, -30);
 
+// ProbCut: a capture that beats beta + margin in a shallow search is taken as a cutoff.
+inline constexpr int PROBCUT_MIN_DEPTH = 5;
+inline constexpr int PROBCUT_REDUCTION = 4;
+HORIZON_TUNABLE(PROBCUT_MARGIN, 200, 80, 400);
+HORIZON_TUNABLE(PROBCUT_IMPROVING, 50, 0, 150);
+
 // Quiescence.
 HORIZON_TUNABLE(QS_FUTILITY_MARGIN, 150, 50, 400);
 
@@ -86,10 +92,14 @@ HORIZON_TUNABLE(HISTORY_BONUS_SLOPE, 300, 100, 600);
 HORIZON_TUNABLE(HISTORY_BONUS_BASE, 250, 0, 600);
 HORIZON_TUNABLE(HISTORY_BONUS_MAX, 2400, 800, 4800);
 
-// Static-eval correction history, by pawn structure: entries are 1/CORRECTION_GRAIN cp,
-// bounded by CORRECTION_MAX; an update weighs the search result by min(depth + 1,
-// CORRECTION_WEIGHT_MAX) / CORRECTION_WEIGHT_SCALE.
+// Static-eval correction history, by pawn structure and by each side's other pieces: entries
+// are 1/CORRECTION_GRAIN cp, bounded by CORRECTION_MAX; an update weighs the search result by
+// min(depth + 1, CORRECTION_WEIGHT_MAX) / CORRECTION_WEIGHT_SCALE. The correction applied is
+// (pawn entry * PAWN weight + both non-pawn entries * NON_PAWN weight) / CORRECTION_UNIT.
 inline constexpr int CORRECTION_SIZE = 16384;
+inline constexpr int CORRECTION_UNIT = 128;
+HORIZON_TUNABLE(CORRECTION_PAWN_WEIGHT, 80, 0, 192);
+HORIZON_TUNABLE(CORRECTION_NON_PAWN_WEIGHT, 40, 0, 128);
 inline constexpr int CORRECTION_GRAIN = 128;
 inline constexpr int CORRECTION_MAX = 128 * CORRECTION_GRAIN;
 inline constexpr int CORRECTION_WEIGHT_MAX = 16;

@@ -146,6 +146,36 @@ std::optional<Score> Searcher::null_move(Position& pos, Score eval, Score beta, 
     return std::nullopt;
 }
 
+// ProbCut: a good capture that, searched PROBCUT_REDUCTION plies shallower, beats beta by a
+// margin is taken as proof that the node fails high. Quiescence screens each capture first.
+std::optional<Score> Searcher::probcut(Position& pos, Score beta, Depth depth, int ply,
+                                       bool cut_node, bool improving, bool tt_hit,
+                                       const TTData& tt) {
+    if (depth < sp::PROBCUT_MIN_DEPTH || is_decisive(beta)) return std::nullopt;
+    const Score pc_beta = beta + sp::PROBCUT_MARGIN - sp::PROBCUT_IMPROVING * int(improving);
+    // The table already holds a search nearly as deep that stayed below it.
+    if (tt_hit && tt.score != SCORE_NONE && tt.depth >= depth - (sp::PROBCUT_REDUCTION - 1) &&
+        tt.score < pc_beta)
+        return std::nullopt;
+    Frame* ss = stack_ + ply + STACK_OFFSET;
+    MovePicker picker(pos, tt_hit ? tt.move : Move::none(), *history_);
+    const Depth probe_depth = depth - sp::PROBCUT_REDUCTION;
+    for (Move m = picker.next(); m; m = picker.next()) {
+        if (!pos.see_ge(m, pc_beta - ss->static_eval)) continue;
+        play(pos, ply, m, 0);
+        Score score = -qsearch(pos, -pc_beta, -pc_beta + 1, ply + 1);
+        if (score >= pc_beta && !stopped_)
+            score = -search(pos, -pc_beta, -pc_beta + 1, probe_depth, ply + 1, !cut_node);
+        pos.unmake_move(m);
+        if (stopped_) return std::nullopt;
+        if (score >= pc_beta) {
+            tt_.store(pos.key(), ply, m, score, ss->raw_eval, probe_depth + 1, BOUND_LOWER);
+            return score;
+        }
+    }
+    return std::nullopt;
+}
+
 Depth Searcher::internal_iterative_reduction(Depth depth, bool has_tt_move, bool pv_node,
                                              bool cut_node) {
     return (depth >= sp::IIR_MIN_DEPTH && !has_tt_move && (pv_node || cut_node)) ? depth - 1
@@ -313,8 +343,14 @@ Score Searcher::refined_by_tt(Score eval, bool tt_hit, const TTData& tt) {
     return eval;
 }
 
+namespace {
+History::CorrectionKeys correction_keys(const Position& pos) {
+    return {pos.pawn_key(), {pos.non_pawn_key(WHITE), pos.non_pawn_key(BLACK)}};
+}
+} // namespace
+
 Score Searcher::corrected(const Position& pos, Score raw_eval) const {
-    const Score s = raw_eval + history_->correction_cp(pos.side_to_move(), pos.pawn_key());
+    const Score s = raw_eval + history_->correction_cp(pos.side_to_move(), correction_keys(pos));
     return std::clamp(s, -SCORE_EVAL_MAX, SCORE_EVAL_MAX);
 }
 
@@ -327,7 +363,8 @@ void Searcher::update_correction(const Position& pos, const Frame* ss, Score bes
     if ((bound == BOUND_LOWER && best <= ss->static_eval) ||
         (bound == BOUND_UPPER && best >= ss->static_eval))
         return;
-    history_->update_correction(pos.side_to_move(), pos.pawn_key(), best - ss->raw_eval, depth);
+    history_->update_correction(pos.side_to_move(), correction_keys(pos), best - ss->raw_eval,
+                                depth);
 }
 
 void Searcher::update_pv(int ply, Move m) {
@@ -508,6 +545,8 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         if (reverse_futility(depth, eval, beta, is_improving)) return eval;
         if (auto s = razor(pos, eval, alpha, depth, ply)) return *s;
         if (auto s = null_move(pos, eval, beta, depth, ply, cut_node)) return *s;
+        if (stopped_) return SCORE_DRAW;
+        if (auto s = probcut(pos, beta, depth, ply, cut_node, is_improving, tt_hit, tt)) return *s;
         if (stopped_) return SCORE_DRAW;
     }
     if (!root && !excluded && !full_width_)

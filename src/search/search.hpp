@@ -166,6 +166,8 @@ private:
     std::optional<Score> razor(Position& pos, Score eval, Score alpha, Depth depth, int ply);
     std::optional<Score> null_move(Position& pos, Score eval, Score beta, Depth depth, int ply,
                                    bool cut_node);
+    std::optional<Score> probcut(Position& pos, Score beta, Depth depth, int ply, bool cut_node,
+                                 bool improving, bool tt_hit, const TTData& tt);
     static Depth internal_iterative_reduction(Depth depth, bool has_tt_move, bool pv_node,
                                               bool cut_node);
     MoveInfo move_info(const Position& pos, Move m, int move_count,
