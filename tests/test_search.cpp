@@ -1,6 +1,7 @@
 // Search through Engine::search_sync, the bench signature, and the transposition table.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include "movegen/movegen.hpp"
 #include "notation/uci_move.hpp"
 #include "search/history.hpp"
+#include "search/movepick.hpp"
 #include "search/search.hpp"
 #include "search/tt.hpp"
 
@@ -90,6 +92,47 @@ TEST_CASE("search mates rather than stalemates", "[search]") {
     after.make_move(s.result.best);
     CHECK(is_checkmate(after));
     CHECK(uci_score(s.result.score) == "mate 1");
+}
+
+TEST_CASE("search sees the quiet mate a null move threatens", "[search]") {
+    // Win at Chess 1: Qg6 threatens Qh7 mate, which no capture reaches. A null move that
+    // drops straight into quiescence sees the threat only if quiescence tries quiet checks
+    // there; without them Qg6 was found at depth 19.
+    Engine engine;
+    const auto s =
+        search(engine, "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", 10);
+    CHECK(uci(engine, s.result.best) == "g3g6");
+}
+
+TEST_CASE("quiescence picker: captures then quiet checks only when asked", "[search]") {
+    const std::string fens[] = {
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    };
+    History history;
+    history.clear();
+    for (const auto& fen : fens) {
+        INFO(fen);
+        const Position pos = position_from(fen);
+        REQUIRE_FALSE(pos.in_check());
+        for (bool checks : {false, true}) {
+            std::vector<Move> picked;
+            MovePicker picker(pos, Move::none(), history, checks);
+            for (Move m = picker.next(); m; m = picker.next())
+                picked.push_back(m);
+            MoveList legal;
+            generate<GenType::ALL>(pos, legal);
+            std::vector<Move> expected;
+            for (Move m : legal)
+                if (pos.is_capture_or_promotion(m) || (checks && pos.gives_check(m)))
+                    expected.push_back(m);
+            const auto order = [](Move a, Move b) { return a.raw() < b.raw(); };
+            std::sort(picked.begin(), picked.end(), order);
+            std::sort(expected.begin(), expected.end(), order);
+            CHECK(picked == expected);
+        }
+    }
 }
 
 TEST_CASE("correction history: learned by side and keys and weighted by table", "[search]") {

@@ -27,8 +27,9 @@ MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history
     init(tt_move);
 }
 
-MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history)
-    : pos_(pos), history_(history), noisy_only_(!pos.in_check()) {
+MovePicker::MovePicker(const Position& pos, Move tt_move, const History& history, bool quiet_checks)
+    : pos_(pos), history_(history), noisy_only_(!pos.in_check()),
+      quiet_checks_(quiet_checks && noisy_only_) {
     init(tt_move);
 }
 
@@ -119,8 +120,8 @@ Move MovePicker::next() {
             }
             return s.move();
         }
-        stage_ = noisy_only_ ? DONE : QUIETS;
-        if (!noisy_only_ && !quiets_generated_) generate_quiets();
+        stage_ = noisy_only_ ? (quiet_checks_ ? QUIET_CHECKS : DONE) : QUIETS;
+        if (!quiets_generated_ && stage_ != DONE) generate_quiets();
         return next();
     case QUIETS:
         while (quiet_index_ < quiet_count_) {
@@ -133,6 +134,13 @@ Move MovePicker::next() {
         while (bad_index_ < bad_count_) {
             const Move m = bad_[bad_index_++].move();
             if (m != tt_move_) return m;
+        }
+        stage_ = DONE;
+        return Move::none();
+    case QUIET_CHECKS:
+        while (quiet_index_ < quiet_count_) {
+            const Move m = quiets_[quiet_index_++].move();
+            if (pos_.gives_check(m)) return m;
         }
         stage_ = DONE;
         return Move::none();

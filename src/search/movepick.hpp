@@ -24,8 +24,10 @@ public:
     // Main search.
     MovePicker(const Position& pos, Move tt_move, const History& history,
                const OrderingContext& context);
-    // Quiescence: noisy moves only (all evasions when in check).
-    MovePicker(const Position& pos, Move tt_move, const History& history);
+    // Quiescence: noisy moves only (all evasions when in check), then with `quiet_checks` the
+    // quiet moves that give check.
+    MovePicker(const Position& pos, Move tt_move, const History& history,
+               bool quiet_checks = false);
 
     // Next move, or Move::none() when exhausted.
     Move next();
@@ -34,7 +36,7 @@ public:
                              const OrderingContext& context, Move m);
 
 private:
-    enum Stage { TT_MOVE, GOOD_NOISY, QUIETS, BAD_NOISY, DONE };
+    enum Stage { TT_MOVE, GOOD_NOISY, QUIETS, BAD_NOISY, QUIET_CHECKS, DONE };
     // The move as its raw bits: a trivial type, so the arrays below are not initialised on
     // every construction (Move's default constructor would write all 768 entries).
     struct Scored {
@@ -51,6 +53,7 @@ private:
     const OrderingContext* context_ = nullptr;
     Move tt_move_;
     bool noisy_only_;
+    bool quiet_checks_ = false;
     bool noisy_generated_ = false;
     bool quiets_generated_ = false;
     Stage stage_ = TT_MOVE;

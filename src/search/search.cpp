@@ -511,7 +511,10 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
                        bool cut_node) {
     const bool pv_node = beta - alpha > 1;
     const bool root = ply == 0;
-    if (depth <= 0) return qsearch(pos, alpha, beta, ply);
+    // Straight below a null move, quiescence also tries quiet checks: the threat the null move
+    // would otherwise miss is often a quiet mate.
+    if (depth <= 0)
+        return qsearch(pos, alpha, beta, ply, stack_[ply + STACK_OFFSET - 1].move == Move::null());
 
     Frame* ss = stack_ + ply + STACK_OFFSET;
     pv_length_[ply] = 0;
@@ -617,7 +620,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     return best;
 }
 
-Score Searcher::qsearch(Position& pos, Score alpha, Score beta, int ply) {
+Score Searcher::qsearch(Position& pos, Score alpha, Score beta, int ply, bool checks) {
     pv_length_[ply] = 0;
     count_node();
     if (should_stop()) return SCORE_DRAW;
@@ -642,16 +645,17 @@ Score Searcher::qsearch(Position& pos, Score alpha, Score beta, int ply) {
         alpha = std::max(alpha, best);
     }
 
-    MovePicker picker(pos, tt_hit ? tt.move : Move::none(), *history_);
+    MovePicker picker(pos, tt_hit ? tt.move : Move::none(), *history_, checks && !in_check);
     Move best_move = Move::none();
     int move_count = 0;
     for (Move m = picker.next(); m; m = picker.next()) {
         ++move_count;
         if (!in_check) {
             if (!pos.see_ge(m, 0)) continue;
-            // Futility: a capture that wins nothing cannot lift a hopeless stand pat.
-            if (m.type() != PROMOTION && stand_pat + sp::QS_FUTILITY_MARGIN <= alpha &&
-                !pos.see_ge(m, 1)) {
+            // Futility: a capture that wins nothing cannot lift a hopeless stand pat. (A quiet
+            // check is here for the mate it may threaten, not for material: it stays.)
+            if (m.type() != PROMOTION && pos.is_capture_or_promotion(m) &&
+                stand_pat + sp::QS_FUTILITY_MARGIN <= alpha && !pos.see_ge(m, 1)) {
                 best = std::max(best, stand_pat + sp::QS_FUTILITY_MARGIN);
                 continue;
             }

@@ -151,7 +151,8 @@ private:
     Score aspiration(Position& pos, Score previous, Depth depth);
 
     Score search(Position& pos, Score alpha, Score beta, Depth depth, int ply, bool cut_node);
-    Score qsearch(Position& pos, Score alpha, Score beta, int ply);
+    // checks: also the quiet moves that give check (the first ply below a null move).
+    Score qsearch(Position& pos, Score alpha, Score beta, int ply, bool checks = false);
 
     // The steps of search(): each pruning rule, reduction and extension is a named helper.
     bool should_stop();
