@@ -614,6 +614,35 @@ TEST_CASE("gives_check matches make_move on the perft positions and their childr
     CHECK_FALSE(ep.gives_check(legal_move(ep, "e5e6")));
 }
 
+TEST_CASE("attacked_by: the squares some piece of the side attacks along random games",
+          "[position][attacks]") {
+    std::mt19937 rng(2468);
+    Failures fail;
+    int checked = 0;
+    for (const std::string& start : {std::string(Position::START_FEN), KIWIPETE}) {
+        for (int game = 0; game < 20; ++game) {
+            Position pos = position_from(start, false);
+            for (int ply = 0; ply < 120; ++ply) {
+                for (Color c : {WHITE, BLACK}) {
+                    Bitboard slow = 0;
+                    for (int s = 0; s < 64; ++s)
+                        if (pos.attackers_to(Square(s)) & pos.pieces(c)) slow |= Bitboard(1) << s;
+                    if (pos.attacked_by(c) != slow)
+                        fail.add(std::string(c == WHITE ? "white" : "black") + " in " + pos.fen());
+                    ++checked;
+                }
+                MoveList list;
+                generate<GenType::ALL>(pos, list);
+                if (list.empty()) break;
+                pos.make_move(list[std::size_t(rng() % list.size())]);
+            }
+        }
+    }
+    CHECK(checked > 1000);
+    INFO(fail.first);
+    CHECK(fail.count == 0);
+}
+
 TEST_CASE("null move from an en-passant position", "[position][makemove]") {
     const std::string fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
     Position pos = position_from(fen);

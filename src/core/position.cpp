@@ -371,6 +371,19 @@ Bitboard Position::attackers_to(Square s, Bitboard occ) const {
            (bishop_attacks(s, occ) & pieces(BISHOP, QUEEN)) | (king_attacks(s) & pieces(KING));
 }
 
+Bitboard Position::attacked_by(Color c) const {
+    const Bitboard occ = pieces();
+    Bitboard out = c == WHITE ? pawn_attacks_bb<WHITE>(pieces(WHITE, PAWN))
+                              : pawn_attacks_bb<BLACK>(pieces(BLACK, PAWN));
+    for (Bitboard b = pieces(c, KNIGHT); b;)
+        out |= knight_attacks(pop_lsb(b));
+    for (Bitboard b = pieces(c, BISHOP) | pieces(c, QUEEN); b;)
+        out |= bishop_attacks(pop_lsb(b), occ);
+    for (Bitboard b = pieces(c, ROOK) | pieces(c, QUEEN); b;)
+        out |= rook_attacks(pop_lsb(b), occ);
+    return out | king_attacks(king_square(c));
+}
+
 void Position::do_castling(bool undo, Color us, Square king_from, Square rook_from) {
     const int index = castling_index(us, file_of(rook_from) > file_of(king_from));
     const Square kto = castling_king_destination(index);

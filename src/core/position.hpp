@@ -88,6 +88,8 @@ public:
     // Attacks.
     Bitboard attackers_to(Square s, Bitboard occ) const;
     Bitboard attackers_to(Square s) const { return attackers_to(s, pieces()); }
+    // Every square a piece of `c` attacks (through the present occupancy).
+    Bitboard attacked_by(Color c) const;
 
     // Moves.
     // Whether `m` is a legal move here, decided for that one move without generating the

@@ -24,7 +24,8 @@ template <int Limit> inline void apply_gravity(std::int16_t& h, int bonus) {
 struct History {
     Move killers[MAX_PLY + 2][2]{};
     Move counter[PIECE_NB][SQUARE_NB]{};
-    std::int16_t butterfly[COLOR_NB][SQUARE_NB][SQUARE_NB]{};
+    // By side, whether the opponent attacks the from and the to square, from and to.
+    std::int16_t butterfly[COLOR_NB][2][2][SQUARE_NB][SQUARE_NB]{};
     std::int16_t capture[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB]{};
     // continuation[piece][to] of the move k plies back, indexed by the current move.
     PieceToHistory continuation[PIECE_NB][SQUARE_NB]{};
@@ -50,10 +51,15 @@ struct History {
             killers[ply][0] = m;
         }
     }
-    int quiet_score(Color c, Move m) const { return butterfly[c][m.from()][m.to()]; }
-    void update_quiet(Color c, Move m, int bonus) {
-        apply_gravity<search_params::HISTORY_MAX>(butterfly[c][m.from()][m.to()], bonus);
+    // `threats`: the squares the opponent of `c` attacks.
+    int quiet_score(Color c, Move m, Bitboard threats) const {
+        return butterfly[c][has(threats, m.from())][has(threats, m.to())][m.from()][m.to()];
     }
+    void update_quiet(Color c, Move m, Bitboard threats, int bonus) {
+        apply_gravity<search_params::HISTORY_MAX>(
+            butterfly[c][has(threats, m.from())][has(threats, m.to())][m.from()][m.to()], bonus);
+    }
+    static bool has(Bitboard b, Square s) { return (b >> s) & 1; }
     // `victim` is NO_PIECE_TYPE for a quiet promotion.
     int capture_score(Piece moved, Square to, PieceType victim) const {
         return capture[moved][to][victim];

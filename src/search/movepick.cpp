@@ -76,7 +76,8 @@ int MovePicker::quiet_history(const Position& pos, const History& history,
                               const OrderingContext& context, Move m) {
     const Piece pc = pos.moved_piece(m);
     const Square to = m.to();
-    return history.quiet_score(pos.side_to_move(), m) + (*context.continuation[0])[pc][to] +
+    return history.quiet_score(pos.side_to_move(), m, context.threats) +
+           (*context.continuation[0])[pc][to] +
            (*context.continuation[1])[pc][to] + (*context.continuation[2])[pc][to] / 2;
 }
 
@@ -84,10 +85,11 @@ void MovePicker::generate_quiets() {
     quiets_generated_ = true;
     MoveList list;
     generate<GenType::QUIET>(pos_, list);
+    const Bitboard threats = context_ ? context_->threats : pos_.attacked_by(~pos_.side_to_move());
     for (Move m : list) {
         int score;
         if (!context_)
-            score = history_.quiet_score(pos_.side_to_move(), m);
+            score = history_.quiet_score(pos_.side_to_move(), m, threats);
         else if (m == context_->killers[0])
             score = KILLER_SCORE + 2;
         else if (m == context_->killers[1])

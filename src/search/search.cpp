@@ -295,6 +295,7 @@ OrderingContext Searcher::ordering_context(int ply) const {
     const Frame* back[3] = {ss - 1, ss - 2, ss - 4};
     for (int i = 0; i < 3; ++i)
         oc.continuation[i] = back[i]->continuation ? back[i]->continuation : history_->sentinel();
+    oc.threats = ss->threats;
     return oc;
 }
 
@@ -315,11 +316,11 @@ void Searcher::update_histories(const Position& pos, int ply, Move best, Depth d
         history_->add_killer(ply, best);
         const Frame* prev = ss - 1;
         if (prev->piece != NO_PIECE) history_->counter[prev->piece][prev->move.to()] = best;
-        history_->update_quiet(us, best, bonus);
+        history_->update_quiet(us, best, ss->threats, bonus);
         update_continuation(ply, pos.moved_piece(best), best.to(), bonus);
         for (int i = 0; i < tried.quiet_count; ++i) {
             const Move m = tried.quiets[i];
-            history_->update_quiet(us, m, -bonus);
+            history_->update_quiet(us, m, ss->threats, -bonus);
             update_continuation(ply, pos.moved_piece(m), m.to(), -bonus);
         }
     } else {
@@ -540,6 +541,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         if (auto s = tablebase_probe(pos, alpha, beta, depth, ply, pv_node, floor, cap)) return *s;
 
     const bool in_check = pos.in_check();
+    ss->threats = pos.attacked_by(~pos.side_to_move());
     const Score eval = node_eval(pos, ply, in_check, tt_hit, tt);
     const bool is_improving = improving(ply);
     history_->clear_killers(ply + 1);
