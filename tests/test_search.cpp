@@ -104,6 +104,33 @@ TEST_CASE("search sees the quiet mate a null move threatens", "[search]") {
     CHECK(uci(engine, s.result.best) == "g3g6");
 }
 
+TEST_CASE("main picker: a piece attacked by a lesser one moves first and into such attacks last",
+          "[search]") {
+    // The knight on e4 stands attacked by the pawn on d5; h4 is attacked by the pawn on g5.
+    const Position pos = position_from("4k3/8/8/3p2p1/4N3/8/8/4K2R w - - 0 1");
+    auto history = std::make_unique<History>();
+    history->clear();
+    OrderingContext oc{};
+    oc.killers[0] = oc.killers[1] = oc.counter = Move::none();
+    for (auto& c : oc.continuation)
+        c = history->sentinel();
+    oc.threats = pos.attacked_by(BLACK);
+    MovePicker picker(pos, Move::none(), *history, oc);
+    std::vector<Move> quiets;
+    for (Move m = picker.next(); m; m = picker.next())
+        if (!pos.is_capture_or_promotion(m)) quiets.push_back(m);
+    REQUIRE(quiets.size() > 10);
+    // With no history, every knight move comes before every other quiet move.
+    std::size_t knights = 0;
+    while (knights < quiets.size() && quiets[knights].from() == E4)
+        ++knights;
+    CHECK(knights == 7); // all but the capture on g5
+    for (std::size_t i = knights; i < quiets.size(); ++i)
+        CHECK(quiets[i].from() != E4);
+    // The rook walking into the pawn's attack comes last.
+    CHECK(quiets.back() == Move::make(H1, H4));
+}
+
 TEST_CASE("quiescence picker: captures then quiet checks only when asked", "[search]") {
     const std::string fens[] = {
         "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
@@ -152,6 +179,25 @@ TEST_CASE("quiet history: kept apart by whether the from and to squares are atta
     history->update_quiet(WHITE, m, none, -500);
     CHECK(history->quiet_score(WHITE, m, none) < 0);
     CHECK(history->quiet_score(WHITE, m, on_to) > 0);
+}
+
+TEST_CASE("pawn history: by pawn structure slot and piece and destination", "[search]") {
+    auto history = std::make_unique<History>();
+    history->clear();
+    const Key pawns = 0x5A5A1234;
+    history->update_pawn(pawns, W_KNIGHT, F3, 1200);
+    CHECK(history->pawn_score(pawns, W_KNIGHT, F3) > 0);
+    // Keys that share the slot share the entry; another slot, piece or square does not.
+    CHECK(history->pawn_score(pawns + History::PAWN_HISTORY_SIZE, W_KNIGHT, F3) ==
+          history->pawn_score(pawns, W_KNIGHT, F3));
+    CHECK(history->pawn_score(pawns + 1, W_KNIGHT, F3) == 0);
+    CHECK(history->pawn_score(pawns, W_BISHOP, F3) == 0);
+    CHECK(history->pawn_score(pawns, W_KNIGHT, E2) == 0);
+    // Gravity: repeated maluses saturate at the limit.
+    for (int i = 0; i < 200; ++i)
+        history->update_pawn(pawns, W_KNIGHT, F3, -3000);
+    CHECK(history->pawn_score(pawns, W_KNIGHT, F3) >= -search_params::HISTORY_MAX);
+    CHECK(history->pawn_score(pawns, W_KNIGHT, F3) < -search_params::HISTORY_MAX * 9 / 10);
 }
 
 TEST_CASE("correction history: learned by side and keys and weighted by table", "[search]") {

@@ -27,6 +27,9 @@ struct History {
     // By side, whether the opponent attacks the from and the to square, from and to.
     std::int16_t butterfly[COLOR_NB][2][2][SQUARE_NB][SQUARE_NB]{};
     std::int16_t capture[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB]{};
+    // Quiet moves by pawn structure (a slot of the pawn key), piece and destination.
+    static constexpr int PAWN_HISTORY_SIZE = 512;
+    std::int16_t pawn_history[PAWN_HISTORY_SIZE][PIECE_NB][SQUARE_NB]{};
     // continuation[piece][to] of the move k plies back, indexed by the current move.
     PieceToHistory continuation[PIECE_NB][SQUARE_NB]{};
     // How far the static eval has been off the search result, by side to move and pawn
@@ -39,6 +42,7 @@ struct History {
         std::memset(static_cast<void*>(counter), 0, sizeof counter);
         std::memset(butterfly, 0, sizeof butterfly);
         std::memset(capture, 0, sizeof capture);
+        std::memset(pawn_history, 0, sizeof pawn_history);
         std::memset(continuation, 0, sizeof continuation);
         std::memset(correction, 0, sizeof correction);
         std::memset(non_pawn_correction, 0, sizeof non_pawn_correction);
@@ -60,6 +64,13 @@ struct History {
             butterfly[c][has(threats, m.from())][has(threats, m.to())][m.from()][m.to()], bonus);
     }
     static bool has(Bitboard b, Square s) { return (b >> s) & 1; }
+    int pawn_score(Key pawn_key, Piece moved, Square to) const {
+        return pawn_history[pawn_key & (PAWN_HISTORY_SIZE - 1)][moved][to];
+    }
+    void update_pawn(Key pawn_key, Piece moved, Square to, int bonus) {
+        apply_gravity<search_params::HISTORY_MAX>(
+            pawn_history[pawn_key & (PAWN_HISTORY_SIZE - 1)][moved][to], bonus);
+    }
     // `victim` is NO_PIECE_TYPE for a quiet promotion.
     int capture_score(Piece moved, Square to, PieceType victim) const {
         return capture[moved][to][victim];

@@ -317,10 +317,12 @@ void Searcher::update_histories(const Position& pos, int ply, Move best, Depth d
         const Frame* prev = ss - 1;
         if (prev->piece != NO_PIECE) history_->counter[prev->piece][prev->move.to()] = best;
         history_->update_quiet(us, best, ss->threats, bonus);
+        history_->update_pawn(pos.pawn_key(), pos.moved_piece(best), best.to(), bonus);
         update_continuation(ply, pos.moved_piece(best), best.to(), bonus);
         for (int i = 0; i < tried.quiet_count; ++i) {
             const Move m = tried.quiets[i];
             history_->update_quiet(us, m, ss->threats, -bonus);
+            history_->update_pawn(pos.pawn_key(), pos.moved_piece(m), m.to(), -bonus);
             update_continuation(ply, pos.moved_piece(m), m.to(), -bonus);
         }
     } else {
