@@ -162,8 +162,7 @@ TEST_CASE("quiescence picker: captures then quiet checks only when asked", "[sea
     }
 }
 
-TEST_CASE("quiet history: kept apart by whether the from and to squares are attacked",
-          "[search]") {
+TEST_CASE("quiet history: kept apart by whether the from and to squares are attacked", "[search]") {
     auto history = std::make_unique<History>();
     history->clear();
     const Move m = Move::make(G1, F3);
@@ -171,7 +170,8 @@ TEST_CASE("quiet history: kept apart by whether the from and to squares are atta
     const Bitboard elsewhere = Bitboard(1) << A7; // squares the move does not touch
     history->update_quiet(WHITE, m, on_to, 1000);
     CHECK(history->quiet_score(WHITE, m, on_to) > 0);
-    CHECK(history->quiet_score(WHITE, m, on_to | elsewhere) == history->quiet_score(WHITE, m, on_to));
+    CHECK(history->quiet_score(WHITE, m, on_to | elsewhere) ==
+          history->quiet_score(WHITE, m, on_to));
     CHECK(history->quiet_score(WHITE, m, none) == 0);
     CHECK(history->quiet_score(WHITE, m, on_from) == 0);
     CHECK(history->quiet_score(WHITE, m, on_from | on_to) == 0);

@@ -121,8 +121,7 @@ int MovePicker::quiet_history(const Position& pos, const History& history,
     const Piece pc = pos.moved_piece(m);
     const Square to = m.to();
     return history.quiet_score(pos.side_to_move(), m, context.threats) +
-           history.pawn_score(pos.pawn_key(), pc, to) +
-           (*context.continuation[0])[pc][to] +
+           history.pawn_score(pos.pawn_key(), pc, to) + (*context.continuation[0])[pc][to] +
            (*context.continuation[1])[pc][to] + (*context.continuation[2])[pc][to] / 2;
 }
 
