@@ -614,7 +614,7 @@ TEST_CASE("gives_check matches make_move on the perft positions and their childr
     CHECK_FALSE(ep.gives_check(legal_move(ep, "e5e6")));
 }
 
-TEST_CASE("attacked_by: the squares some piece of the side attacks along random games",
+TEST_CASE("attacked_by and attack_tiers: the squares the side attacks along random games",
           "[position][attacks]") {
     std::mt19937 rng(2468);
     Failures fail;
@@ -624,11 +624,21 @@ TEST_CASE("attacked_by: the squares some piece of the side attacks along random 
             Position pos = position_from(start, false);
             for (int ply = 0; ply < 120; ++ply) {
                 for (Color c : {WHITE, BLACK}) {
-                    Bitboard slow = 0;
-                    for (int s = 0; s < 64; ++s)
-                        if (pos.attackers_to(Square(s)) & pos.pieces(c)) slow |= Bitboard(1) << s;
-                    if (pos.attacked_by(c) != slow)
-                        fail.add(std::string(c == WHITE ? "white" : "black") + " in " + pos.fen());
+                    // Each tier: the squares some piece of c of those types attacks.
+                    Bitboard slow = 0, pawn = 0, minor = 0, rook = 0;
+                    for (int s = 0; s < 64; ++s) {
+                        const Bitboard a = pos.attackers_to(Square(s)) & pos.pieces(c);
+                        const Bitboard bit = square_bb(Square(s));
+                        if (a) slow |= bit;
+                        if (a & pos.pieces(PAWN)) pawn |= bit;
+                        if (a & (pos.pieces(PAWN) | pos.pieces(KNIGHT, BISHOP))) minor |= bit;
+                        if (a & ~pos.pieces(QUEEN, KING)) rook |= bit;
+                    }
+                    const std::string side = c == WHITE ? "white" : "black";
+                    if (pos.attacked_by(c) != slow) fail.add(side + " in " + pos.fen());
+                    const Position::AttackTiers t = pos.attack_tiers(c);
+                    if (t.pawn != pawn || t.minor != minor || t.rook != rook || t.all != slow)
+                        fail.add(side + " tiers in " + pos.fen());
                     ++checked;
                 }
                 MoveList list;

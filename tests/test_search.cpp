@@ -114,7 +114,7 @@ TEST_CASE("main picker: a piece attacked by a lesser one moves first and into su
     oc.killers[0] = oc.killers[1] = oc.counter = Move::none();
     for (auto& c : oc.continuation)
         c = history->sentinel();
-    oc.threats = pos.attacked_by(BLACK);
+    oc.threats = pos.attack_tiers(BLACK);
     MovePicker picker(pos, Move::none(), *history, oc);
     std::vector<Move> quiets;
     for (Move m = picker.next(); m; m = picker.next())

@@ -371,17 +371,20 @@ Bitboard Position::attackers_to(Square s, Bitboard occ) const {
            (bishop_attacks(s, occ) & pieces(BISHOP, QUEEN)) | (king_attacks(s) & pieces(KING));
 }
 
-Bitboard Position::attacked_by(Color c) const {
+Position::AttackTiers Position::attack_tiers(Color c) const {
     const Bitboard occ = pieces();
-    Bitboard out = c == WHITE ? pawn_attacks_bb<WHITE>(pieces(WHITE, PAWN))
-                              : pawn_attacks_bb<BLACK>(pieces(BLACK, PAWN));
-    for (Bitboard b = pieces(c, KNIGHT); b;)
-        out |= knight_attacks(pop_lsb(b));
-    for (Bitboard b = pieces(c, BISHOP) | pieces(c, QUEEN); b;)
-        out |= bishop_attacks(pop_lsb(b), occ);
-    for (Bitboard b = pieces(c, ROOK) | pieces(c, QUEEN); b;)
-        out |= rook_attacks(pop_lsb(b), occ);
-    return out | king_attacks(king_square(c));
+    const Bitboard pawns = pieces(c, PAWN);
+    AttackTiers t;
+    t.pawn = c == WHITE ? pawn_attacks_bb<WHITE>(pawns) : pawn_attacks_bb<BLACK>(pawns);
+    Bitboard reached = t.pawn;
+    for (PieceType pt : {KNIGHT, BISHOP, ROOK, QUEEN}) {
+        for (Bitboard b = pieces(c, pt); b;)
+            reached |= piece_attacks(pt, pop_lsb(b), occ);
+        if (pt == BISHOP) t.minor = reached;
+        if (pt == ROOK) t.rook = reached;
+    }
+    t.all = reached | king_attacks(king_square(c));
+    return t;
 }
 
 void Position::do_castling(bool undo, Color us, Square king_from, Square rook_from) {

@@ -88,8 +88,14 @@ public:
     // Attacks.
     Bitboard attackers_to(Square s, Bitboard occ) const;
     Bitboard attackers_to(Square s) const { return attackers_to(s, pieces()); }
-    // Every square a piece of `c` attacks (through the present occupancy).
-    Bitboard attacked_by(Color c) const;
+    // The squares a side attacks (through the present occupancy): with its pawns, with pawns
+    // or minor pieces, with anything up to a rook, and with any piece.
+    struct AttackTiers {
+        Bitboard pawn = 0, minor = 0, rook = 0, all = 0;
+    };
+    AttackTiers attack_tiers(Color c) const;
+    // Every square a piece of `c` attacks.
+    Bitboard attacked_by(Color c) const { return attack_tiers(c).all; }
 
     // Moves.
     // Whether `m` is a legal move here, decided for that one move without generating the

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/bitboard.hpp"
 #include "core/types.hpp"
 #include "search/params.hpp"
 
@@ -57,13 +58,15 @@ struct History {
     }
     // `threats`: the squares the opponent of `c` attacks.
     int quiet_score(Color c, Move m, Bitboard threats) const {
-        return butterfly[c][has(threats, m.from())][has(threats, m.to())][m.from()][m.to()];
+        return butterfly[c][bool(threats & square_bb(m.from()))][bool(threats & square_bb(m.to()))]
+                        [m.from()][m.to()];
     }
     void update_quiet(Color c, Move m, Bitboard threats, int bonus) {
         apply_gravity<search_params::HISTORY_MAX>(
-            butterfly[c][has(threats, m.from())][has(threats, m.to())][m.from()][m.to()], bonus);
+            butterfly[c][bool(threats & square_bb(m.from()))][bool(threats & square_bb(m.to()))]
+                     [m.from()][m.to()],
+            bonus);
     }
-    static bool has(Bitboard b, Square s) { return (b >> s) & 1; }
     int pawn_score(Key pawn_key, Piece moved, Square to) const {
         return pawn_history[pawn_key & (PAWN_HISTORY_SIZE - 1)][moved][to];
     }

@@ -19,49 +19,30 @@ template <class T> void sort_descending(T* begin, T* end) {
     }
 }
 
-// The squares the opponent attacks with something worth less than a piece of each type: a
-// quiet move that takes a piece out of such an attack is tried earlier, one that walks a piece
-// into one later, by about the piece's worth.
-class LesserAttacks {
-public:
-    explicit LesserAttacks(const Position& pos) {
-        const Color them = ~pos.side_to_move();
-        const Bitboard occ = pos.pieces();
-        const Bitboard pawns = pos.pieces(them, PAWN);
-        by_pawn_ = them == WHITE ? pawn_attacks_bb<WHITE>(pawns) : pawn_attacks_bb<BLACK>(pawns);
-        by_minor_ = by_pawn_;
-        for (Bitboard b = pos.pieces(them, KNIGHT); b;)
-            by_minor_ |= knight_attacks(pop_lsb(b));
-        for (Bitboard b = pos.pieces(them, BISHOP); b;)
-            by_minor_ |= bishop_attacks(pop_lsb(b), occ);
-        by_rook_ = by_minor_;
-        for (Bitboard b = pos.pieces(them, ROOK); b;)
-            by_rook_ |= rook_attacks(pop_lsb(b), occ);
+// A quiet move that takes a piece out of an attack by something worth less is tried earlier,
+// one that walks a piece into such an attack later, by about the piece's worth. `them`: the
+// opponent's attacks.
+int lesser_attack_adjustment(const Position::AttackTiers& them, PieceType pt, Square from,
+                             Square to) {
+    Bitboard lesser = 0;
+    int worth = 0;
+    switch (pt) {
+    case KNIGHT:
+    case BISHOP:
+        lesser = them.pawn, worth = 8000;
+        break;
+    case ROOK:
+        lesser = them.minor, worth = 12000;
+        break;
+    case QUEEN:
+        lesser = them.rook, worth = 20000;
+        break;
+    default:
+        return 0;
     }
-    int adjustment(PieceType pt, Square from, Square to) const {
-        Bitboard lesser = 0;
-        int worth = 0;
-        switch (pt) {
-        case KNIGHT:
-        case BISHOP:
-            lesser = by_pawn_, worth = 8000;
-            break;
-        case ROOK:
-            lesser = by_minor_, worth = 12000;
-            break;
-        case QUEEN:
-            lesser = by_rook_, worth = 20000;
-            break;
-        default:
-            return 0;
-        }
-        const bool from_hit = (lesser >> from) & 1, to_hit = (lesser >> to) & 1;
-        return from_hit == to_hit ? 0 : from_hit ? worth : -worth;
-    }
-
-private:
-    Bitboard by_pawn_ = 0, by_minor_ = 0, by_rook_ = 0;
-};
+    const bool from_hit = lesser & square_bb(from), to_hit = lesser & square_bb(to);
+    return from_hit == to_hit ? 0 : from_hit ? worth : -worth;
+}
 
 } // namespace
 
@@ -120,7 +101,7 @@ int MovePicker::quiet_history(const Position& pos, const History& history,
                               const OrderingContext& context, Move m) {
     const Piece pc = pos.moved_piece(m);
     const Square to = m.to();
-    return history.quiet_score(pos.side_to_move(), m, context.threats) +
+    return history.quiet_score(pos.side_to_move(), m, context.threats.all) +
            history.pawn_score(pos.pawn_key(), pc, to) + (*context.continuation[0])[pc][to] +
            (*context.continuation[1])[pc][to] + (*context.continuation[2])[pc][to] / 2;
 }
@@ -129,8 +110,8 @@ void MovePicker::generate_quiets() {
     quiets_generated_ = true;
     MoveList list;
     generate<GenType::QUIET>(pos_, list);
-    const Bitboard threats = context_ ? context_->threats : pos_.attacked_by(~pos_.side_to_move());
-    const LesserAttacks lesser(pos_);
+    const Bitboard threats =
+        context_ ? context_->threats.all : pos_.attacked_by(~pos_.side_to_move());
     for (Move m : list) {
         int score;
         if (!context_)
@@ -143,7 +124,8 @@ void MovePicker::generate_quiets() {
             score = KILLER_SCORE;
         else
             score = quiet_history(pos_, history_, *context_, m) +
-                    lesser.adjustment(type_of(pos_.piece_on(m.from())), m.from(), m.to());
+                    lesser_attack_adjustment(context_->threats, type_of(pos_.moved_piece(m)),
+                                             m.from(), m.to());
         quiets_[quiet_count_++] = {m.raw(), score};
     }
     sort_descending(quiets_, quiets_ + quiet_count_);

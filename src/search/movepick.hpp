@@ -17,7 +17,7 @@ struct OrderingContext {
     Move killers[2];
     Move counter;
     const PieceToHistory* continuation[3];
-    Bitboard threats; // the squares the opponent attacks
+    Position::AttackTiers threats; // the squares the opponent attacks
 };
 
 class MovePicker {

@@ -316,15 +316,15 @@ void Searcher::update_histories(const Position& pos, int ply, Move best, Depth d
         history_->add_killer(ply, best);
         const Frame* prev = ss - 1;
         if (prev->piece != NO_PIECE) history_->counter[prev->piece][prev->move.to()] = best;
-        history_->update_quiet(us, best, ss->threats, bonus);
-        history_->update_pawn(pos.pawn_key(), pos.moved_piece(best), best.to(), bonus);
-        update_continuation(ply, pos.moved_piece(best), best.to(), bonus);
-        for (int i = 0; i < tried.quiet_count; ++i) {
-            const Move m = tried.quiets[i];
-            history_->update_quiet(us, m, ss->threats, -bonus);
-            history_->update_pawn(pos.pawn_key(), pos.moved_piece(m), m.to(), -bonus);
-            update_continuation(ply, pos.moved_piece(m), m.to(), -bonus);
-        }
+        const auto update = [&](Move m, int b) {
+            const Piece pc = pos.moved_piece(m);
+            history_->update_quiet(us, m, ss->threats.all, b);
+            history_->update_pawn(pos.pawn_key(), pc, m.to(), b);
+            update_continuation(ply, pc, m.to(), b);
+        };
+        update(best, bonus);
+        for (int i = 0; i < tried.quiet_count; ++i)
+            update(tried.quiets[i], -bonus);
     } else {
         history_->update_capture(pos.moved_piece(best), best.to(), captured_type(pos, best), bonus);
     }
@@ -543,7 +543,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         if (auto s = tablebase_probe(pos, alpha, beta, depth, ply, pv_node, floor, cap)) return *s;
 
     const bool in_check = pos.in_check();
-    ss->threats = pos.attacked_by(~pos.side_to_move());
+    ss->threats = pos.attack_tiers(~pos.side_to_move());
     const Score eval = node_eval(pos, ply, in_check, tt_hit, tt);
     const bool is_improving = improving(ply);
     history_->clear_killers(ply + 1);

@@ -118,7 +118,7 @@ private:
         Piece piece = NO_PIECE; // the piece `move` moved (NO_PIECE: none or null move)
         PieceToHistory* continuation = nullptr; // table of the move played from this ply
         int double_extensions = 0;
-        Bitboard threats = 0; // the squares the side not to move attacks
+        Position::AttackTiers threats; // the squares the side not to move attacks
     };
     // What the move loop needs to decide about one move.
     struct MoveInfo {
