@@ -572,12 +572,36 @@ TEST_CASE("singular search leaves the TT entry and the stack as it found them", 
             CHECK(same_entry(before, after));
             CHECK(probe.excluded_after == Move::none());
             CHECK(probe.static_eval_after == probe.static_eval_before);
-            CHECK(probe.extension >= -1);
+            CHECK(probe.extension >= -2);
             CHECK(probe.extension <= 2);
             if (probe.multi_cut) CHECK(*probe.multi_cut >= beta);
         }
     }
     CHECK(ran > 0);
+}
+
+TEST_CASE("a TT move that is not singular loses two plies where the node should fail high",
+          "[search]") {
+    // The start position has several moves about as good as the best: none is singular.
+    Engine engine;
+    search(engine, std::string(Position::START_FEN), 10);
+    const Position pos = engine.position();
+    TTData tt;
+    REQUIRE(engine.tt().probe(pos.key(), 1, tt));
+    REQUIRE((tt.bound & BOUND_LOWER));
+    const Depth depth = 8;
+    // beta at the table score: the singular beta (well below) is under beta, no multi-cut.
+    const auto at = engine.main_searcher().singular_probe(pos, depth, tt.score);
+    REQUIRE(at.ran);
+    CHECK_FALSE(at.multi_cut);
+    CHECK(at.extension == -2);
+    // beta above the table score: no reduction at a PV or all node, two plies at a cut node.
+    const auto above = engine.main_searcher().singular_probe(pos, depth, tt.score + 30);
+    REQUIRE(above.ran);
+    CHECK(above.extension == 0);
+    const auto cut = engine.main_searcher().singular_probe(pos, depth, tt.score + 30, true);
+    REQUIRE(cut.ran);
+    CHECK(cut.extension == -2);
 }
 
 TEST_CASE("lazy smp: 4 threads on any machine return a legal move at every stop", "[search][smp]") {

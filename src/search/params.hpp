@@ -19,7 +19,8 @@ namespace horizon::search_params {
 // Aspiration windows.
 inline constexpr int ASPIRATION_MIN_DEPTH = 4;
 HORIZON_TUNABLE(ASPIRATION_DELTA, 15, 5, 40);
-inline constexpr int ASPIRATION_WIDEN_LIMIT = 1000; // past this, a full window
+inline constexpr int ASPIRATION_WIDEN_LIMIT = 1000;  // past this, a full window
+inline constexpr int ASPIRATION_FAIL_HIGH_PLIES = 3; // at most this much shallower after fail highs
 
 // Reverse futility pruning (static eval far above beta at shallow depth).
 inline constexpr int RFP_MAX_DEPTH = 8;
@@ -43,10 +44,11 @@ inline constexpr int IIR_MIN_DEPTH = 4;
 
 // Singular extensions.
 inline constexpr int SE_MIN_DEPTH = 7;
-inline constexpr int SE_TT_DEPTH_MARGIN = 3;   // the TT entry must be at least depth - this
-HORIZON_TUNABLE(SE_MARGIN_PER_DEPTH, 2, 1, 5); // singular beta = TT score - this * depth
-HORIZON_TUNABLE(SE_DOUBLE_MARGIN, 20, 5, 60);  // below singular beta by this: extend twice
-inline constexpr int SE_DOUBLE_LIMIT = 6;      // double extensions allowed along one line
+inline constexpr int SE_TT_DEPTH_MARGIN = 3;    // the TT entry must be at least depth - this
+HORIZON_TUNABLE(SE_MARGIN_PER_DEPTH, 2, 1, 5);  // singular beta = TT score - this * depth
+HORIZON_TUNABLE(SE_DOUBLE_MARGIN, 20, 5, 60);   // below singular beta by this: extend twice
+inline constexpr int SE_DOUBLE_LIMIT = 6;       // double extensions allowed along one line
+inline constexpr int SE_NEGATIVE_EXTENSION = 2; // plies off a TT move that is not singular
 
 // Late-move reductions.
 inline constexpr int LMR_MIN_DEPTH = 3;

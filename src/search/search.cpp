@@ -253,7 +253,10 @@ int Searcher::singular_extension(Position& pos, const TTData& tt, Score beta, De
         multi_cut = singular_beta;
         return 0;
     }
-    return tt.score >= beta ? -1 : 0;
+    // Not singular: the TT move is one good move of several. Where it is expected to fail
+    // high anyway (its table score reaches beta, or the node is expected to cut), it need not
+    // be searched as deep.
+    return tt.score >= beta || cut_node ? -sp::SE_NEGATIVE_EXTENSION : 0;
 }
 
 // A move that gives check, not too far past the root depth.
@@ -691,14 +694,20 @@ Score Searcher::aspiration(Position& pos, Score previous, Depth depth) {
     int delta = sp::ASPIRATION_DELTA;
     Score alpha = std::max(previous - delta, -SCORE_INFINITE);
     Score beta = std::min(previous + delta, SCORE_INFINITE);
+    // After a fail high the next try is a ply shallower, up to ASPIRATION_FAIL_HIGH_PLIES: the
+    // score is already above the window, and a shallower search finds how far sooner. The
+    // iteration is still reported as `depth`, the depth the root was asked to reach.
+    int fail_highs = 0;
     for (;;) {
-        const Score score = search(pos, alpha, beta, depth, 0, false);
+        const Score score = search(pos, alpha, beta, std::max(depth - fail_highs, 1), 0, false);
         if (stopped_) return score;
         if (score <= alpha) {
             beta = (alpha + beta) / 2;
             alpha = std::max(score - delta, -SCORE_INFINITE);
+            fail_highs = 0;
         } else if (score >= beta) {
             beta = std::min(score + delta, SCORE_INFINITE);
+            fail_highs = std::min(fail_highs + 1, sp::ASPIRATION_FAIL_HIGH_PLIES);
         } else {
             return score;
         }
@@ -820,7 +829,8 @@ bool Searcher::last_iteration(int depth, Move best) {
     return signals_.stop.load();
 }
 
-Searcher::SingularProbe Searcher::singular_probe(const Position& root, Depth depth, Score beta) {
+Searcher::SingularProbe Searcher::singular_probe(const Position& root, Depth depth, Score beta,
+                                                 bool cut_node) {
     // No limits, no clock, every move: the probe's own, for as long as it runs.
     const SearchLimits no_limits{};
     TimeManager clock;
@@ -843,7 +853,7 @@ Searcher::SingularProbe Searcher::singular_probe(const Position& root, Depth dep
         probe.ran = true;
         probe.static_eval_before = ss->static_eval;
         probe.extension =
-            singular_extension(pos, tt, beta, depth, 1, false, false, probe.multi_cut);
+            singular_extension(pos, tt, beta, depth, 1, cut_node, false, probe.multi_cut);
         probe.excluded_after = ss->excluded;
         probe.static_eval_after = ss->static_eval;
     }

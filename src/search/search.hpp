@@ -99,7 +99,7 @@ public:
     bool is_main() const { return thread_id_ == 0; }
 
     // Test hook: the singular test of the TT move of `pos` at `depth`, run as at an inner
-    // node (ply 1) against `beta`, with what it left behind.
+    // node (ply 1) against `beta`, at a cut node or not, with what it left behind.
     struct SingularProbe {
         bool ran = false; // false: no TT move with a usable lower bound
         int extension = 0;
@@ -107,7 +107,8 @@ public:
         Move excluded_after; // the frame's excluded move afterwards (none expected)
         Score static_eval_before = SCORE_NONE, static_eval_after = SCORE_NONE;
     };
-    SingularProbe singular_probe(const Position& pos, Depth depth, Score beta);
+    SingularProbe singular_probe(const Position& pos, Depth depth, Score beta,
+                                 bool cut_node = false);
 
 private:
     struct Frame {
