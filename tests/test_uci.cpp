@@ -756,16 +756,21 @@ TEST_CASE("UCI_LimitStrength on then off in one session", "[uci][strength]") {
     s.send("ucinewgame");
     const StrengthLevel level = strength_level(1400);
     // A few moves of a game under a clock: legal, within the node budget, the last info line
-    // the line played (which may be any of the lines searched).
+    // the line played (which may be any of the lines searched), given as the first line.
     std::string moves;
+    int other_lines = 0;
     for (int ply = 0; ply < 6; ++ply) {
         s.send("position startpos" + (moves.empty() ? "" : " moves" + moves));
         const auto out = check_search_output(s.go("go wtime 5000 btime 5000 winc 50 binc 50"),
                                              s.engine.position(), level.lines);
         for (const auto& i : out.infos)
             CHECK(i.num.at("nodes") <= long(move_node_budget(level)) + 1024);
+        CHECK(out.infos.back().num.at("multipv") == 1);
+        for (const auto& note : out.info_strings)
+            other_lines += note.find("playing line") != std::string::npos;
         moves += " " + out.best;
     }
+    CHECK(other_lines > 0); // with this seed, some move is not the first line's
     // Off again, and a new game: the search is the full-strength one, node for node.
     s.send("setoption name UCI_LimitStrength value false");
     s.send("ucinewgame");

@@ -251,7 +251,10 @@ void Engine::search_thread(Job job) {
         last.time_ms = time_.search_elapsed_ms();
         last.hashfull = tt_.hashfull();
         if (search_tables()) last.tbhits = pool_.tbhits();
-        if (!job.strength) last.multipv = 1;
+        // As the first line: GUIs and match runners take the last first line for the move's
+        // PV and score. A limited search may play another of its lines; that one closes the
+        // output, with its own score (the info string before it says which line it was).
+        last.multipv = 1;
         // A helper that went deeper, or found another move, speaks for the search.
         if (!job.strength &&
             (last.pv.empty() || last.pv[0] != result.best || result.depth > last.depth)) {
