@@ -546,7 +546,6 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         if (auto s = tablebase_probe(pos, alpha, beta, depth, ply, pv_node, floor, cap)) return *s;
 
     const bool in_check = pos.in_check();
-    ss->threats = pos.attack_tiers(~pos.side_to_move());
     const Score eval = node_eval(pos, ply, in_check, tt_hit, tt);
     const bool is_improving = improving(ply);
     history_->clear_killers(ply + 1);
@@ -562,6 +561,8 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     if (!root && !excluded && !full_width_)
         depth = internal_iterative_reduction(depth, bool(tt_move), pv_node, cut_node);
 
+    // Only nodes that reach their moves need the attack map (ordering and history updates).
+    ss->threats = pos.attack_tiers(~pos.side_to_move());
     const OrderingContext oc = ordering_context(ply);
     MovePicker picker(pos, root ? Move::none() : tt_move, *history_, oc);
     const bool tt_capture = tt_move && pos.is_capture_or_promotion(tt_move);
