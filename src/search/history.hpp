@@ -56,16 +56,17 @@ struct History {
             killers[ply][0] = m;
         }
     }
+    // The butterfly entry of `m`, by whether its from and to squares are in `threats`.
+    template <class Self> static auto& quiet_entry(Self& self, Color c, Move m, Bitboard threats) {
+        return self.butterfly[c][bool(threats & square_bb(m.from()))]
+                             [bool(threats & square_bb(m.to()))][m.from()][m.to()];
+    }
     // `threats`: the squares the opponent of `c` attacks.
     int quiet_score(Color c, Move m, Bitboard threats) const {
-        return butterfly[c][bool(threats & square_bb(m.from()))][bool(threats & square_bb(m.to()))]
-                        [m.from()][m.to()];
+        return quiet_entry(*this, c, m, threats);
     }
     void update_quiet(Color c, Move m, Bitboard threats, int bonus) {
-        apply_gravity<search_params::HISTORY_MAX>(
-            butterfly[c][bool(threats & square_bb(m.from()))][bool(threats & square_bb(m.to()))]
-                     [m.from()][m.to()],
-            bonus);
+        apply_gravity<search_params::HISTORY_MAX>(quiet_entry(*this, c, m, threats), bonus);
     }
     int pawn_score(Key pawn_key, Piece moved, Square to) const {
         return pawn_history[pawn_key & (PAWN_HISTORY_SIZE - 1)][moved][to];
