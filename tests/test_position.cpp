@@ -68,13 +68,14 @@ bool bitboards_match_board(const Position& pos) {
            !(pos.pieces(WHITE) & pos.pieces(BLACK));
 }
 
-// Collects the first failure and a count; the test asserts the count once.
+// Both forms of gives_check (alone, and with the node's CheckInfo) against the real thing.
 bool gives_check_matches(Position& pos, Move m) {
     const bool predicted = pos.gives_check(m);
+    const bool with_info = pos.gives_check(m, pos.check_info());
     pos.make_move(m);
     const bool actual = pos.in_check();
     pos.unmake_move(m);
-    return predicted == actual;
+    return predicted == actual && with_info == actual;
 }
 
 } // namespace

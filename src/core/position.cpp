@@ -561,6 +561,29 @@ bool Position::gives_check(Move m) const {
            (bishop_attacks(ksq, occ) & pieces(us, BISHOP, QUEEN) & stayed);
 }
 
+// The moved piece checks from the squares it would attack the king from through today's
+// occupancy: the square it leaves could only open such a line if it already gave check, and
+// with our side to move it does not.
+Position::CheckInfo Position::check_info() const {
+    const Color us = side_;
+    const Bitboard occ = pieces();
+    CheckInfo ci;
+    ci.king = king_square(~us);
+    ci.squares[PAWN] = pawn_attacks(~us, ci.king);
+    ci.squares[KNIGHT] = knight_attacks(ci.king);
+    ci.squares[BISHOP] = bishop_attacks(ci.king, occ);
+    ci.squares[ROOK] = rook_attacks(ci.king, occ);
+    ci.squares[QUEEN] = ci.squares[BISHOP] | ci.squares[ROOK];
+    Bitboard snipers = (rook_attacks(ci.king, 0) & pieces(us, ROOK, QUEEN)) |
+                       (bishop_attacks(ci.king, 0) & pieces(us, BISHOP, QUEEN));
+    while (snipers) {
+        const Square s = pop_lsb(snipers);
+        const Bitboard between = between_bb(ci.king, s) & occ & ~square_bb(s);
+        if (between && !more_than_one(between)) ci.discoverers |= between & pieces(us);
+    }
+    return ci;
+}
+
 bool Position::is_legal(Move m) const {
     if (!m.is_ok()) return false;
     const Color us = side_, them = ~us;

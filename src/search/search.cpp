@@ -400,11 +400,12 @@ inline Score Searcher::node_eval(const Position& pos, int ply, bool in_check, bo
 }
 
 inline Searcher::MoveInfo Searcher::move_info(const Position& pos, Move m, int move_count,
-                                              const OrderingContext& oc) const {
+                                              const OrderingContext& oc,
+                                              const Position::CheckInfo& check_info) const {
     MoveInfo mi;
     mi.move = m;
     mi.quiet = !pos.is_capture_or_promotion(m);
-    mi.gives_check = pos.gives_check(m);
+    mi.gives_check = pos.gives_check(m, check_info);
     mi.move_count = move_count;
     mi.killer_or_counter =
         mi.quiet && (m == oc.killers[0] || m == oc.killers[1] || m == oc.counter);
@@ -565,6 +566,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     ss->threats = pos.attack_tiers(~pos.side_to_move());
     const OrderingContext oc = ordering_context(ply);
     MovePicker picker(pos, root ? Move::none() : tt_move, *history_, oc);
+    const Position::CheckInfo check_info = pos.check_info();
     const bool tt_capture = tt_move && pos.is_capture_or_promotion(tt_move);
     const bool singular = singular_candidate(tt_hit, tt, depth, ply);
     const NodeMark mark(signals_, thread_id_, pos.key(), ply);
@@ -579,7 +581,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         const Move m = root ? root_moves_.move_at(root_index++) : picker.next();
         if (!m) break;
         if (m == excluded) continue;
-        const MoveInfo mi = move_info(pos, m, ++move_count, oc);
+        const MoveInfo mi = move_info(pos, m, ++move_count, oc, check_info);
         if (!root && !full_width_ && best > -SCORE_TB_WIN_IN_MAX_PLY &&
             prune_move(pos, mi, depth, ss->static_eval, alpha, is_improving, skip_quiets))
             continue;

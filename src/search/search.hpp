@@ -173,8 +173,9 @@ private:
                                  bool improving, bool tt_hit, const TTData& tt);
     static Depth internal_iterative_reduction(Depth depth, bool has_tt_move, bool pv_node,
                                               bool cut_node);
-    MoveInfo move_info(const Position& pos, Move m, int move_count,
-                       const OrderingContext& oc) const;
+    // `check_info`: the node's Position::check_info().
+    MoveInfo move_info(const Position& pos, Move m, int move_count, const OrderingContext& oc,
+                       const Position::CheckInfo& check_info) const;
     bool prune_move(const Position& pos, const MoveInfo& mi, Depth depth, Score static_eval,
                     Score alpha, bool improving, bool& skip_quiets) const;
     static bool late_move_prune(Depth depth, int move_count, bool improving);
