@@ -131,6 +131,50 @@ TEST_CASE("main picker: a piece attacked by a lesser one moves first and into su
     CHECK(quiets.back() == Move::make(H1, H4));
 }
 
+TEST_CASE("main picker: quiet moves come as a stable sort by their ordering score", "[search]") {
+    // The picker picks the first few quiets one at a time and sorts the rest: either way the
+    // order must be that of a stable sort (ties in generation order), which a random history
+    // with many equal scores tests.
+    const std::string fens[] = {
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "4k3/8/8/3p2p1/4N3/8/8/4K2R w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    };
+    auto history = std::make_unique<History>();
+    std::mt19937 rng(7);
+    for (const auto& fen : fens)
+        for (int round = 0; round < 20; ++round) {
+            INFO(fen << " round " << round);
+            const Position pos = position_from(fen);
+            history->clear();
+            MoveList quiets;
+            generate<GenType::QUIET>(pos, quiets);
+            const Bitboard threats = pos.attacked_by(~pos.side_to_move());
+            for (Move m : quiets) // a few distinct values, so that many scores tie
+                if (rng() % 2)
+                    history->update_quiet(pos.side_to_move(), m, threats,
+                                          int(rng() % 3) * 400 - 400);
+            OrderingContext oc{};
+            oc.killers[0] = oc.killers[1] = oc.counter = Move::none();
+            for (auto& c : oc.continuation)
+                c = history->sentinel();
+            oc.threats = pos.attack_tiers(~pos.side_to_move());
+            std::vector<std::pair<int, Move>> expected;
+            for (Move m : quiets)
+                expected.push_back({MovePicker::quiet_order_score(pos, *history, oc, m), m});
+            std::stable_sort(expected.begin(), expected.end(),
+                             [](const auto& a, const auto& b) { return a.first > b.first; });
+            std::vector<Move> picked, wanted;
+            MovePicker picker(pos, Move::none(), *history, oc);
+            for (Move m = picker.next(); m; m = picker.next())
+                if (!pos.is_capture_or_promotion(m)) picked.push_back(m);
+            for (const auto& e : expected)
+                wanted.push_back(e.second);
+            REQUIRE(wanted.size() > 10);
+            CHECK(picked == wanted);
+        }
+}
+
 TEST_CASE("quiescence picker: captures then quiet checks only when asked", "[search]") {
     const std::string fens[] = {
         "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",

@@ -409,6 +409,14 @@ void Position::do_castling(bool undo, Color us, Square king_from, Square rook_fr
     }
 }
 
+Key Position::key_after(Move m) const {
+    const Square from = m.from(), to = m.to();
+    const Piece pc = board_[from];
+    Key k = st_.key ^ zobrist::SIDE ^ zobrist::PSQ[pc][from] ^ zobrist::PSQ[pc][to];
+    if (m.type() != CASTLING && board_[to] != NO_PIECE) k ^= zobrist::PSQ[board_[to]][to];
+    return k;
+}
+
 void Position::make_move(Move m) {
     history_.push_back(st_);
     const Color us = side_, them = ~us;

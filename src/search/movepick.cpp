@@ -7,8 +7,23 @@ namespace horizon {
 namespace {
 
 constexpr int KILLER_SCORE = 1 << 20;
+// How many quiet moves are picked one by one before the rest are sorted.
+constexpr int LAZY_PICKS = 6;
 
-// Sorts by score, best first; insertion sort suits these short lists.
+// Brings the best of [begin, end) to begin, the first of equals, keeping the others in their
+// order: picked one at a time, the moves come as a stable sort would put them, without the cost
+// of sorting the many that a pruned node never reaches.
+template <class T> void pick_best(T* begin, T* end) {
+    T* best = begin;
+    for (T* p = begin + 1; p < end; ++p)
+        if (p->score > best->score) best = p;
+    const T x = *best;
+    for (T* q = best; q > begin; --q)
+        *q = *(q - 1);
+    *begin = x;
+}
+
+// Sorts by score, best first (stable); insertion sort suits these short lists.
 template <class T> void sort_descending(T* begin, T* end) {
     for (T* p = begin + 1; p < end; ++p) {
         const T x = *p;
@@ -106,6 +121,12 @@ int MovePicker::quiet_history(const Position& pos, const History& history,
            (*context.continuation[1])[pc][to] + (*context.continuation[2])[pc][to] / 2;
 }
 
+int MovePicker::quiet_order_score(const Position& pos, const History& history,
+                                  const OrderingContext& context, Move m) {
+    return quiet_history(pos, history, context, m) +
+           lesser_attack_adjustment(context.threats, type_of(pos.moved_piece(m)), m.from(), m.to());
+}
+
 void MovePicker::generate_quiets() {
     quiets_generated_ = true;
     MoveList list;
@@ -123,12 +144,9 @@ void MovePicker::generate_quiets() {
         else if (m == context_->counter)
             score = KILLER_SCORE;
         else
-            score = quiet_history(pos_, history_, *context_, m) +
-                    lesser_attack_adjustment(context_->threats, type_of(pos_.moved_piece(m)),
-                                             m.from(), m.to());
+            score = quiet_order_score(pos_, history_, *context_, m);
         quiets_[quiet_count_++] = {m.raw(), score};
     }
-    sort_descending(quiets_, quiets_ + quiet_count_);
 }
 
 Move MovePicker::next() {
@@ -155,6 +173,11 @@ Move MovePicker::next() {
         return next();
     case QUIETS:
         while (quiet_index_ < quiet_count_) {
+            // The first few are picked; a node that goes on to more sorts the rest at once.
+            if (quiet_index_ < LAZY_PICKS)
+                pick_best(quiets_ + quiet_index_, quiets_ + quiet_count_);
+            else if (quiet_index_ == LAZY_PICKS)
+                sort_descending(quiets_ + quiet_index_, quiets_ + quiet_count_);
             const Move m = quiets_[quiet_index_++].move();
             if (m != tt_move_) return m;
         }
@@ -168,9 +191,15 @@ Move MovePicker::next() {
         stage_ = DONE;
         return Move::none();
     case QUIET_CHECKS:
+        if (quiet_index_ == 0) { // first keep only the checks, in their order
+            int checks = 0;
+            for (int i = 0; i < quiet_count_; ++i)
+                if (pos_.gives_check(quiets_[i].move())) quiets_[checks++] = quiets_[i];
+            quiet_count_ = checks;
+        }
         while (quiet_index_ < quiet_count_) {
-            const Move m = quiets_[quiet_index_++].move();
-            if (pos_.gives_check(m)) return m;
+            pick_best(quiets_ + quiet_index_, quiets_ + quiet_count_);
+            return quiets_[quiet_index_++].move();
         }
         stage_ = DONE;
         return Move::none();

@@ -35,6 +35,10 @@ public:
 
     static int quiet_history(const Position& pos, const History& history,
                              const OrderingContext& context, Move m);
+    // What a quiet move other than a killer or the counter-move is ordered by: its history and
+    // whether it takes a piece out of (or into) an attack by a lesser one.
+    static int quiet_order_score(const Position& pos, const History& history,
+                                 const OrderingContext& context, Move m);
 
 private:
     enum Stage { TT_MOVE, GOOD_NOISY, QUIETS, BAD_NOISY, QUIET_CHECKS, DONE };

@@ -422,6 +422,7 @@ inline void Searcher::play(Position& pos, int ply, Move m, int extension) {
     ss->piece = pos.moved_piece(m);
     ss->continuation = history_->continuation_of(ss->piece, m.to());
     (ss + 1)->double_extensions = ss->double_extensions + (extension >= 2);
+    tt_.prefetch(pos.key_after(m));
     pos.make_move(m);
 }
 
@@ -670,6 +671,7 @@ Score Searcher::qsearch(Position& pos, Score alpha, Score beta, int ply, bool ch
                 continue;
             }
         }
+        tt_.prefetch(pos.key_after(m));
         pos.make_move(m);
         const Score score = -qsearch(pos, -beta, -alpha, ply + 1);
         pos.unmake_move(m);
