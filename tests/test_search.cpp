@@ -624,6 +624,30 @@ TEST_CASE("singular search leaves the TT entry and the stack as it found them", 
     CHECK(ran > 0);
 }
 
+TEST_CASE("a quiet move learns history from the change of static eval it caused", "[search]") {
+    const Position pos =
+        position_from("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    const Move quiet = Move::make(A2, A3), capture = Move::make(E5, G6);
+    REQUIRE_FALSE(pos.is_capture_or_promotion(quiet));
+    REQUIRE(pos.is_capture_or_promotion(capture));
+    const auto probe = [&](Move m, Score before, Score after) {
+        Engine engine; // a fresh history each time
+        return engine.main_searcher().eval_change_probe(pos, m, before, after);
+    };
+    // 50 for white before, -100 for black after: white gained 50.
+    CHECK(probe(quiet, 50, -100) > 0);
+    // 50 before, 100 for black after: white lost 150, more than it gained above.
+    const int lost = probe(quiet, 50, 100);
+    CHECK(lost < 0);
+    CHECK(-lost > probe(quiet, 50, -100));
+    // A huge swing gains no more than the cap.
+    CHECK(probe(quiet, 0, -5000) == probe(quiet, 0, -1000));
+    // Unchanged: nothing learned; a capture or an unknown eval: nothing either.
+    CHECK(probe(quiet, 30, -30) == 0);
+    CHECK(probe(capture, 50, -400) == 0);
+    CHECK(probe(quiet, SCORE_NONE, -100) == 0);
+}
+
 TEST_CASE("a TT move that is not singular loses two plies where the node should fail high",
           "[search]") {
     // The start position has several moves about as good as the best: none is singular.

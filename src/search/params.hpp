@@ -59,6 +59,9 @@ inline constexpr double LMR_NOISY_DIVISOR = 2.60;
 HORIZON_TUNABLE(LMR_HISTORY_DIVISOR, 8192, 2048, 32768);
 inline constexpr int CRUMB_MAX_PLY = 8; // Lazy SMP: nodes below this ply leave breadcrumbs
 // A reduced move beating best by this: search it deeper.
+// One ply more for a later move when the replies to this node's earlier moves cut off more
+// than this many times (the node looks like one where every move fails).
+inline constexpr int CUTOFFS_MANY = 3;
 HORIZON_TUNABLE(LMR_DEEPER_MARGIN, 60, 20, 150);
 
 // Late-move pruning of quiets: after (base + depth^2) / (2 - improving) moves.
@@ -90,6 +93,10 @@ HORIZON_TUNABLE(QS_FUTILITY_MARGIN, 150, 50, 400);
 
 // History.
 inline constexpr int HISTORY_MAX = 16384;
+// The butterfly bonus of a quiet move by the change of static eval it caused (cp times this,
+// within +-EVAL_HISTORY_MAX).
+inline constexpr int EVAL_HISTORY_MULT = 8;
+inline constexpr int EVAL_HISTORY_MAX = 1200;
 HORIZON_TUNABLE(HISTORY_BONUS_SLOPE, 300, 100, 600);
 HORIZON_TUNABLE(HISTORY_BONUS_BASE, 250, 0, 600);
 HORIZON_TUNABLE(HISTORY_BONUS_MAX, 2400, 800, 4800);

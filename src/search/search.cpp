@@ -268,7 +268,7 @@ inline int Searcher::check_extension(const MoveInfo& mi, int ply) const {
 // LMR_MIN_DEPTH; one ply more where another thread is searching the node (`marked`).
 inline int Searcher::late_move_reduction(const MoveInfo& mi, Depth depth, bool pv_node,
                                          bool cut_node, bool improving, bool tt_capture,
-                                         bool marked) const {
+                                         bool marked, bool refuted_often) const {
     if (depth < sp::LMR_MIN_DEPTH || mi.move_count <= 1 + int(pv_node) || full_width_) return 0;
     const int d = std::min(depth, 63), m = std::min(mi.move_count, 63);
     int r;
@@ -283,6 +283,7 @@ inline int Searcher::late_move_reduction(const MoveInfo& mi, Depth depth, bool p
     r -= mi.history / sp::LMR_HISTORY_DIVISOR;
     r -= pv_node;
     r += cut_node;
+    r += refuted_often;
     r -= mi.gives_check;
     return std::max(r, 0) + int(marked);
 }
@@ -300,6 +301,22 @@ OrderingContext Searcher::ordering_context(int ply) const {
         oc.continuation[i] = back[i]->continuation ? back[i]->continuation : history_->sentinel();
     oc.threats = ss->threats;
     return oc;
+}
+
+// The quiet move that led to this node, judged by how it changed the static eval: a move after
+// which the mover stands better than before it gains butterfly history, one after which it
+// stands worse loses some.
+inline void Searcher::eval_change_history(const Position& pos, int ply) {
+    const Frame* ss = stack_ + ply + STACK_OFFSET;
+    const Frame* prev = ss - 1;
+    if (prev->piece == NO_PIECE || prev->static_eval == SCORE_NONE ||
+        ss->static_eval == SCORE_NONE || pos.captured_piece() != NO_PIECE ||
+        prev->move.type() == PROMOTION)
+        return;
+    const int change = -(prev->static_eval + ss->static_eval); // for the side that moved
+    const int bonus =
+        std::clamp(sp::EVAL_HISTORY_MULT * change, -sp::EVAL_HISTORY_MAX, sp::EVAL_HISTORY_MAX);
+    history_->update_quiet(~pos.side_to_move(), prev->move, prev->threats.all, bonus);
 }
 
 void Searcher::update_continuation(int ply, Piece pc, Square to, int bonus) {
@@ -551,6 +568,8 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     const Score eval = node_eval(pos, ply, in_check, tt_hit, tt);
     const bool is_improving = improving(ply);
     history_->clear_killers(ply + 1);
+    (ss + 1)->cutoffs = 0;
+    if (!excluded) eval_change_history(pos, ply);
 
     if (!pv_node && !in_check && !excluded && !full_width_) {
         if (reverse_futility(depth, eval, beta, is_improving)) return eval;
@@ -600,7 +619,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         const std::uint64_t nodes_before = nodes();
         play(pos, ply, m, extension);
         const int r = late_move_reduction(mi, depth, pv_node, cut_node, is_improving, tt_capture,
-                                          mark.marked());
+                                          mark.marked(), (ss + 1)->cutoffs > sp::CUTOFFS_MANY);
         const Score score = search_move(pos, alpha, beta, depth - 1 + extension, r, ply,
                                         move_count == 1, pv_node, cut_node, best);
         pos.unmake_move(m);
@@ -615,6 +634,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
                 best_move = m;
                 if (pv_node) update_pv(ply, m);
                 if (score >= beta) {
+                    ++ss->cutoffs;
                     update_histories(pos, ply, m, depth, tried);
                     break;
                 }
@@ -832,6 +852,19 @@ bool Searcher::last_iteration(int depth, Move best) {
     if (clock && root_moves_.size() == 1 && depth >= 2) return true; // a forced move
     if (time_to_stop_iterating(score, best)) return true;
     return signals_.stop.load();
+}
+
+int Searcher::eval_change_probe(const Position& root, Move m, Score before, Score after) {
+    Position pos = root;
+    Frame* prev = stack_ + STACK_OFFSET;
+    const Bitboard threats = pos.attacked_by(~pos.side_to_move());
+    prev->static_eval = before;
+    prev->threats = pos.attack_tiers(~pos.side_to_move());
+    play(pos, 0, m, 0);
+    (prev + 1)->static_eval = after;
+    eval_change_history(pos, 1);
+    pos.unmake_move(m);
+    return history_->quiet_score(pos.side_to_move(), m, threats);
 }
 
 Searcher::SingularProbe Searcher::singular_probe(const Position& root, Depth depth, Score beta,

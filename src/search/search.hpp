@@ -109,6 +109,9 @@ public:
     };
     SingularProbe singular_probe(const Position& pos, Depth depth, Score beta,
                                  bool cut_node = false);
+    // Test hook: the butterfly history of `m` (legal in `pos`) after the node it leads to has
+    // learned from the static evals `before` (the mover's view) and `after` (the opponent's).
+    int eval_change_probe(const Position& pos, Move m, Score before, Score after);
 
 private:
     struct Frame {
@@ -119,6 +122,7 @@ private:
         Piece piece = NO_PIECE; // the piece `move` moved (NO_PIECE: none or null move)
         PieceToHistory* continuation = nullptr; // table of the move played from this ply
         int double_extensions = 0;
+        int cutoffs = 0; // beta cutoffs among this ply's nodes below the parent searched now
         Position::AttackTiers threats; // the squares the side not to move attacks
     };
     // What the move loop needs to decide about one move.
@@ -187,7 +191,8 @@ private:
                            bool cut_node, bool pv_node, std::optional<Score>& multi_cut);
     int check_extension(const MoveInfo& mi, int ply) const;
     int late_move_reduction(const MoveInfo& mi, Depth depth, bool pv_node, bool cut_node,
-                            bool improving, bool tt_capture, bool marked) const;
+                            bool improving, bool tt_capture, bool marked, bool refuted_often) const;
+    void eval_change_history(const Position& pos, int ply);
     void play(Position& pos, int ply, Move m, int extension);
     Score search_move(Position& pos, Score alpha, Score beta, Depth new_depth, int reduction,
                       int ply, bool first, bool pv_node, bool cut_node, Score best);
