@@ -16,8 +16,9 @@ and a is R_END * C_END^2, R_END = 0.002.
 The engine is the `spsa` build (cmake --preset spsa && cmake --build --preset spsa), whose
 tunable constants are UCI options. Games: fastchess, one thread and 16 MiB each, openings
 ../shared/openings/random8-balanced.epd. The state is DIR/state.json after every iteration: run
-the same command again to go on after a stop. fastchess is $FASTCHESS, else on PATH, else
-/work/fastchess/fastchess.
+the same command again to go on after a stop. The engine and openings paths are taken afresh at
+each start, so a DIR inside the repository (its state.json committed) resumes on another
+machine. fastchess is $FASTCHESS, else on PATH, else /work/fastchess/fastchess.
 """
 
 import argparse
@@ -33,6 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PARAMS = os.path.join(ROOT, "src", "search", "params.hpp")
 LINE = re.compile(r"^HORIZON_TUNABLE\(\s*(\w+),\s*(-?\d+),\s*(-?\d+),\s*(-?\d+)\s*\);", re.M)
 ALPHA, GAMMA, R_END = 0.602, 0.101, 0.002
+OPENINGS = os.path.join(os.path.dirname(ROOT), "shared", "openings", "random8-balanced.epd")
 
 
 def read_tunables(text):
@@ -125,6 +127,10 @@ def main():
     if os.path.exists(state_file):
         state = json.load(open(state_file))
         state["params"] = {k: tuple(v) for k, v in state["params"].items()}
+        # The paths are this checkout's, not those of the machine that began the run: a state
+        # kept in the repository resumes on another machine.
+        state["engine"] = os.path.abspath(args.engine)
+        state["openings"] = OPENINGS
     else:
         tunables = read_tunables(open(PARAMS).read())
         chosen = [p for p in args.params.split(",") if p] or list(tunables)
@@ -135,8 +141,7 @@ def main():
             "engine": os.path.abspath(args.engine), "tc": args.tc, "nodes": args.nodes,
             "pairs": args.pairs, "concurrency": args.concurrency, "seed": args.seed,
             "iterations": args.iterations,
-            "openings": os.path.join(os.path.dirname(ROOT), "shared", "openings",
-                                     "random8-balanced.epd"),
+            "openings": OPENINGS,
             "params": {p: tunables[p] for p in chosen},
             "theta": {p: float(tunables[p][0]) for p in chosen},
             "k": 0, "games": 0, "wins": 0, "losses": 0, "draws": 0,
