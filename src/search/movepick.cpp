@@ -197,7 +197,7 @@ Move MovePicker::next() {
                 if (pos_.gives_check(quiets_[i].move())) quiets_[checks++] = quiets_[i];
             quiet_count_ = checks;
         }
-        while (quiet_index_ < quiet_count_) {
+        if (quiet_index_ < quiet_count_) {
             pick_best(quiets_ + quiet_index_, quiets_ + quiet_count_);
             return quiets_[quiet_index_++].move();
         }

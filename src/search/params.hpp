@@ -58,10 +58,10 @@ inline constexpr double LMR_NOISY_BASE = -0.20;
 inline constexpr double LMR_NOISY_DIVISOR = 2.60;
 HORIZON_TUNABLE(LMR_HISTORY_DIVISOR, 8192, 2048, 32768);
 inline constexpr int CRUMB_MAX_PLY = 8; // Lazy SMP: nodes below this ply leave breadcrumbs
-// A reduced move beating best by this: search it deeper.
 // One ply more for a later move when the replies to this node's earlier moves cut off more
 // than this many times (the node looks like one where every move fails).
 inline constexpr int CUTOFFS_MANY = 3;
+// A reduced move beating best by this: search it deeper.
 HORIZON_TUNABLE(LMR_DEEPER_MARGIN, 60, 20, 150);
 
 // Late-move pruning of quiets: after (base + depth^2) / (2 - improving) moves.

@@ -857,14 +857,13 @@ bool Searcher::last_iteration(int depth, Move best) {
 int Searcher::eval_change_probe(const Position& root, Move m, Score before, Score after) {
     Position pos = root;
     Frame* prev = stack_ + STACK_OFFSET;
-    const Bitboard threats = pos.attacked_by(~pos.side_to_move());
     prev->static_eval = before;
     prev->threats = pos.attack_tiers(~pos.side_to_move());
     play(pos, 0, m, 0);
     (prev + 1)->static_eval = after;
     eval_change_history(pos, 1);
     pos.unmake_move(m);
-    return history_->quiet_score(pos.side_to_move(), m, threats);
+    return history_->quiet_score(pos.side_to_move(), m, prev->threats.all);
 }
 
 Searcher::SingularProbe Searcher::singular_probe(const Position& root, Depth depth, Score beta,
