@@ -189,6 +189,19 @@ TEST_CASE("timeman: a long clock is used - not hoarded", "[timeman]") {
     CHECK(tm.soft_ms() > share40);
 }
 
+TEST_CASE("timeman: the first moves plan on a share of the clock that fits a game", "[timeman]") {
+    // 10+0.1 at the start: planned on 24 moves still to play, a move is given at least a 25th
+    // of the clock (planned on 36, it was given 353 ms and games ended with a third of the
+    // clock unused); late in a long game the plan is 10 moves, never fewer.
+    TimeManager tm;
+    tm.start(clock_limits(10000, 10000, 100, 100, 0), WHITE, 10, 0);
+    CHECK(tm.soft_ms() >= 10000 / 25);
+    CHECK(tm.soft_ms() <= 10000 / 20);
+    tm.start(clock_limits(2000, 2000, 100, 100, 0), WHITE, 10, 200);
+    CHECK(tm.soft_ms() >= (2000 - 10) / 10 + 75 - 1);
+    CHECK(tm.soft_ms() <= (2000 - 10) / 10 + 75);
+}
+
 TEST_CASE("timeman: restart moves the budget clock, not the search clock", "[timeman]") {
     TimeManager tm;
     SearchLimits l;

@@ -6,8 +6,8 @@ namespace horizon {
 
 namespace {
 // Without movestogo, a move plans on this many moves still to play: fewer as the game goes.
-constexpr int MOVES_LEFT_START = 36;
-constexpr int MOVES_LEFT_MIN = 16;
+constexpr int MOVES_LEFT_START = 24;
+constexpr int MOVES_LEFT_MIN = 10;
 } // namespace
 
 void TimeManager::start(const SearchLimits& limits, Color us, int overhead_ms, int game_ply) {
