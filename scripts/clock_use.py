@@ -34,11 +34,11 @@ def main():
         text = f.read()
     for tags, times in games(text):
         tc = re.fullmatch(r'([0-9.]+)\+([0-9.]+)', tags.get('TimeControl', ''))
+        base, inc = (float(tc.group(1)), float(tc.group(2))) if tc else (None, None)
         for side, own in ((tags.get('White'), times[0::2]), (tags.get('Black'), times[1::2])):
             for i, t in enumerate(own):
                 per_block[side][i // block].append(t)
             if tc:
-                base, inc = float(tc.group(1)), float(tc.group(2))
                 left[side].append(base + inc * len(own) - sum(own))
     for side in sorted(per_block):
         blocks = per_block[side]

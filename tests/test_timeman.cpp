@@ -191,7 +191,7 @@ TEST_CASE("timeman: a long clock is used - not hoarded", "[timeman]") {
 
 TEST_CASE("timeman: the first moves plan on a share of the clock that fits a game", "[timeman]") {
     // 10+0.1 at the start: planned on 24 moves still to play, a move is given at least a 25th
-    // of the clock (planned on 36, it was given 353 ms and games ended with a third of the
+    // of the clock (planned on 36, it was given 352 ms and games ended with a third of the
     // clock unused); late in a long game the plan is 10 moves, never fewer.
     TimeManager tm;
     tm.start(clock_limits(10000, 10000, 100, 100, 0), WHITE, 10, 0);
