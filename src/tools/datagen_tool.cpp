@@ -2,17 +2,22 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 #include <cxxopts.hpp>
 
 #include "tools/platform.hpp"
 #include "tools/progress.hpp"
+#include "train/data_line.hpp"
+#include "train/pgn_samples.hpp"
 
 namespace horizon {
 
@@ -52,6 +57,51 @@ void show(Progress& progress, const DatagenOptions& o, const DatagenProgress& p)
         progress.update(p.file_positions, o.positions, p.elapsed, eta, detail.str());
     else
         progress.update(p.file_games, o.games, p.elapsed, eta, detail.str());
+}
+
+// datagen --from-pgn: every file's positions into `out`, which must not exist yet; written to
+// a temporary file beside it and renamed when every input was read.
+int pgn_samples_main(const std::vector<std::string>& inputs, const std::string& out,
+                     int skip_plies) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(out, ec))
+        throw std::invalid_argument(out + " exists; --from-pgn writes a new file");
+    const std::string temporary = out + ".part";
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    if (!file) throw std::invalid_argument("cannot write " + temporary);
+    file << comment_line("horizon datagen --from-pgn, skip-plies " + std::to_string(skip_plies))
+         << "\n";
+    PgnSampleOptions options;
+    options.skip_plies = skip_plies;
+    PgnSampleSummary total;
+    for (const std::string& path : inputs) {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            file.close();
+            fs::remove(temporary, ec);
+            throw std::invalid_argument("cannot read " + path);
+        }
+        const PgnSampleSummary s = pgn_samples(in, file, options, total.used);
+        std::cerr << "datagen: " << path << ": " << s.games << " games, " << s.used << " used, "
+                  << s.positions << " positions";
+        if (s.unreadable || s.unfinished || s.abnormal)
+            std::cerr << "; skipped " << s.unreadable << " unreadable, " << s.unfinished
+                      << " without a result, " << s.abnormal << " ended abnormally";
+        std::cerr << "\n";
+        total.games += s.games;
+        total.used += s.used;
+        total.positions += s.positions;
+    }
+    file.close();
+    if (!file) {
+        fs::remove(temporary, ec);
+        throw std::runtime_error("cannot write " + temporary);
+    }
+    fs::rename(temporary, out);
+    std::cerr << "datagen: " << total.used << " of " << total.games << " games, " << total.positions
+              << " positions written to " << out << "\n";
+    return 0;
 }
 
 } // namespace
@@ -102,6 +152,8 @@ int datagen_main(int argc, const char* const* argv) {
         ("s,seed", "seed: game g depends on (seed, g) only", cxxopts::value<std::string>()->default_value("1"), "S")
         ("hash", "hash table per worker, MiB", cxxopts::value<std::string>()->default_value("16"), "MIB")
         ("eval-file", "play with the evaluation weights of FILE (default: the built-in ones)", cxxopts::value<std::string>(), "FILE")
+        ("from-pgn", "play no games: write the quiet positions of the games in PGN FILE (repeat for more files), scored by their move comments", cxxopts::value<std::vector<std::string>>(), "FILE")
+        ("skip-plies", "with --from-pgn: plies at the start of each game not written", cxxopts::value<std::string>()->default_value("8"), "N")
         ("h,help", "show this help");
     // clang-format on
     const auto footer =
@@ -110,10 +162,19 @@ int datagen_main(int argc, const char* const* argv) {
         "beginning with '#' are comments: the settings header, and '# game <g>' after each\n"
         "game. Only quiet positions are written (not in check, best move no capture or\n"
         "promotion, no mate score, ply 16 onwards). Games open with 8 or 9 random plies\n"
-        "checked to be level. Running the same command again resumes an unfinished file.\n";
+        "checked to be level. Running the same command again resumes an unfinished file.\n"
+        "\n"
+        "--from-pgn: the games of a match runner (fastchess, cutechess), whose move comments\n"
+        "begin with the mover's score ('{+0.35/16 0.41s}'). Each position from --skip-plies\n"
+        "on whose side is not in check, whose move played is no capture or promotion and\n"
+        "whose comment scores it within 20 pawns is written with that score and the game's\n"
+        "result. Games without a result or that ended by time, an illegal move or a stall\n"
+        "are skipped. --out must not exist yet.\n";
 
     DatagenOptions o;
     EvalWeights file_weights;
+    std::vector<std::string> from_pgn;
+    int skip_plies = 0;
     try {
         const cxxopts::ParseResult args = options.parse(argc, argv);
         if (args.count("help")) {
@@ -139,7 +200,18 @@ int datagen_main(int argc, const char* const* argv) {
         if (o.out.empty()) throw std::invalid_argument("--out must name a file");
         if (args.count("games")) o.games = number("games", 1, UINT64_MAX);
         if (args.count("positions")) o.positions = number("positions", 1, UINT64_MAX);
-        if (!o.games && !o.positions)
+        if (args.count("from-pgn")) {
+            for (const char* flag : {"games", "positions", "nodes", "balance-nodes", "threads",
+                                     "seed", "hash", "eval-file"})
+                if (args.count(flag))
+                    throw std::invalid_argument(std::string("--") + flag +
+                                                " plays games; --from-pgn plays none");
+            from_pgn = args["from-pgn"].as<std::vector<std::string>>();
+            skip_plies = int(number("skip-plies", 0, 1000));
+        } else if (args.count("skip-plies")) {
+            throw std::invalid_argument("--skip-plies goes with --from-pgn");
+        }
+        if (from_pgn.empty() && !o.games && !o.positions)
             throw std::invalid_argument("give --games N or --positions N (or both)");
         o.nodes = number("nodes", 1, 1'000'000'000);
         o.balance_nodes = number("balance-nodes", 1, 1'000'000'000);
@@ -155,6 +227,14 @@ int datagen_main(int argc, const char* const* argv) {
         std::cerr << "horizon datagen: " << e.what()
                   << " (horizon datagen --help lists the flags)\n";
         return 2;
+    }
+    if (!from_pgn.empty()) {
+        try {
+            return pgn_samples_main(from_pgn, o.out, skip_plies);
+        } catch (const std::exception& e) {
+            std::cerr << "horizon datagen: " << e.what() << "\n";
+            return 1;
+        }
     }
     const bool terminal = is_terminal(stderr);
     try {

@@ -1,0 +1,44 @@
+// Training positions from played games: the quiet positions of PGN games that match runners
+// (fastchess, cutechess) wrote, each with the score the engine to move gave in its move comment
+// ("{+0.35/16 0.412s}") and the game's result, in the data-line format `horizon tune` reads.
+// Stronger engines' games played here make better-labelled data than Horizon's own early
+// self-play. The front end is `horizon datagen --from-pgn` (tools/datagen_tool).
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace horizon {
+
+struct PgnSampleOptions {
+    int skip_plies = 8;   // plies after each game's start position that are not written
+    int max_score = 2000; // positions scored beyond +-this (cp) are not written
+};
+
+struct PgnSampleSummary {
+    std::uint64_t games = 0;      // games read
+    std::uint64_t used = 0;       // games whose positions were written
+    std::uint64_t unreadable = 0; // games the reader could not read whole
+    std::uint64_t unfinished = 0; // result "*"
+    std::uint64_t abnormal = 0;   // ended by time, an illegal move, a stall, ...
+    std::uint64_t positions = 0;  // written
+};
+
+// The score (centipawns, from the side that moved) of a match runner's move comment: the
+// leading "+0.35" or "-1.20" of "+0.35/16 0.412s"; nullopt for a mate ("+M5/20"), a book move
+// ("book") or anything else.
+std::optional<int> comment_score(std::string_view comment);
+
+// Reads every game of `in` and appends its training lines to `out`, closing each used game
+// with "# game <n>" (n counts used games from `first_game`). A position is written when it
+// is `skip_plies` or more plies into the game, its side is not in check, the move played
+// there is no capture or promotion, the comment after that move has a score within
+// max_score, and the position has mating material. Games without a result, or whose
+// Termination tag names anything but a normal end or an adjudication, are skipped.
+PgnSampleSummary pgn_samples(std::istream& in, std::ostream& out,
+                             const PgnSampleOptions& options = {}, std::uint64_t first_game = 0);
+
+} // namespace horizon
