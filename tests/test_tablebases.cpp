@@ -1,6 +1,7 @@
 // Syzygy tablebases through Fathom: loading (good, missing, foreign and truncated files),
 // probes of known positions, and the root ranking. The tables are the 3- and 4-piece set in
-// ../shared/syzygy beside the repository (nothing of them is committed).
+// ../shared/syzygy beside the repository (nothing of them is committed), or wherever the CMake
+// variable HORIZON_SYZYGY_DIR names.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -22,8 +23,14 @@ using namespace horizon::test;
 
 namespace {
 
+// The tables' folder; a test that needs them fails at once, naming the folder, when it is not
+// there (a checkout away from ../shared, say), rather than on a probe that finds nothing.
 std::string tables_folder() {
-    return (std::filesystem::path(HORIZON_SOURCE_DIR) / ".." / "shared" / "syzygy").string();
+    const std::string folder = HORIZON_SYZYGY_DIR;
+    INFO("the 3- and 4-piece Syzygy tables are not in " << folder
+                                                        << " (cmake -DHORIZON_SYZYGY_DIR=FOLDER)");
+    REQUIRE(std::filesystem::is_directory(folder));
+    return folder;
 }
 
 // A fresh folder under the system's temporary folder.
