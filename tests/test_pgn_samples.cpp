@@ -59,8 +59,8 @@ TEST_CASE("a match runner's move comment gives the mover's score in centipawns",
 
 TEST_CASE("datagen --from-pgn writes quiet scored positions with White's score and the result",
           "[pgn_samples]") {
-    // 1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 Nf6 5. Nf3 c6 6. Bc4 Bf5 7. Bd2 e6 8. Qe2 Bb4
-    // with scores; 2. exd5 and 2... Qxd5 are captures, 3... Qa5 has no score, 4. d4 a mate.
+    // 1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 Nf6 5. Nf3 c6 with scores; 2. exd5 and
+    // 2... Qxd5 are captures, 3... Qa5 has no score (book), 4. d4's is a mate.
     const std::string pgn = R"([Event "t"]
 [White "A"]
 [Black "B"]
@@ -113,7 +113,6 @@ TEST_CASE("datagen --from-pgn skips checks, unfinished and abnormally ended game
     };
     PgnSampleSummary s;
     auto lines = positions_of(samples(with_tag("[Termination \"adjudication\"]"), s));
-    // 2... g6 is played in check: that position is not written.
     REQUIRE(lines.size() == 5);
     CHECK(s.used == 1);
     for (const DataLine& d : lines) {

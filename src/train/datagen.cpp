@@ -137,12 +137,6 @@ std::optional<std::pair<GameEnd, int>> game_over(const Position& pos) {
     return std::nullopt;
 }
 
-// A position worth training on: nothing about to be captured or promoted, no mate.
-bool is_quiet_sample(const Position& pos, const SearchResult& r) {
-    return pos.game_ply() >= FIRST_WRITTEN_PLY && !pos.in_check() &&
-           !pos.is_capture_or_promotion(r.best) && std::abs(r.score) < SCORE_MATE_IN_MAX_PLY;
-}
-
 // Plays game `number`; nullopt when `stop` was raised before it ended.
 std::optional<GameRecord> play_game(Engine& engine, std::uint64_t number,
                                     const DatagenOptions& options, const std::atomic<bool>& stop) {
@@ -170,7 +164,8 @@ std::optional<GameRecord> play_game(Engine& engine, std::uint64_t number,
         game.max_search_nodes = std::max(game.max_search_nodes, r.nodes);
 
         const Score white = pos.side_to_move() == WHITE ? r.score : -r.score;
-        if (is_quiet_sample(pos, r)) game.positions.emplace_back(pos.fen(), white);
+        if (pos.game_ply() >= FIRST_WRITTEN_PLY && is_quiet_sample(pos, r.best, r.score))
+            game.positions.emplace_back(pos.fen(), white);
 
         white_ahead = white >= WIN_SCORE ? white_ahead + 1 : 0;
         black_ahead = white <= -WIN_SCORE ? black_ahead + 1 : 0;
@@ -440,6 +435,11 @@ void work(Run& run, const DatagenOptions& options) {
 }
 
 } // namespace
+
+bool is_quiet_sample(const Position& pos, Move played, int score) {
+    return !pos.in_check() && !pos.is_capture_or_promotion(played) &&
+           std::abs(score) < SCORE_MATE_IN_MAX_PLY;
+}
 
 DatagenSummary run_datagen(const DatagenOptions& options, const DatagenCallbacks& callbacks) {
     if (options.out.empty()) throw std::runtime_error("no output file");

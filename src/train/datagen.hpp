@@ -15,6 +15,7 @@
 #include <functional>
 #include <string>
 
+#include "core/position.hpp"
 #include "eval/params.hpp"
 
 namespace horizon {
@@ -81,5 +82,10 @@ struct DatagenCallbacks {
 // Plays and writes games until a target is met. Throws std::runtime_error when the file cannot
 // be read, used or written.
 DatagenSummary run_datagen(const DatagenOptions& options, const DatagenCallbacks& callbacks = {});
+
+// A position worth training on, whoever played its games (self-play here, or the games
+// train/pgn_samples reads): its side is not in check, the move played (or found best) there
+// captures or promotes nothing, and its score (from either side) is no mate.
+bool is_quiet_sample(const Position& pos, Move played, int score);
 
 } // namespace horizon

@@ -8,6 +8,7 @@
 #include "core/position.hpp"
 #include "notation/pgn.hpp"
 #include "train/data_line.hpp"
+#include "train/datagen.hpp"
 
 namespace horizon {
 
@@ -76,10 +77,10 @@ PgnSampleSummary pgn_samples(std::istream& in, std::ostream& out, const PgnSampl
         int ply = 0;
         for (const PgnMove& m : game.moves.moves) {
             if (m.move == Move::null()) break; // a passed move: what follows is no game position
-            if (ply >= options.skip_plies && !pos.in_check() &&
-                !pos.is_capture_or_promotion(m.move) && !pos.has_insufficient_material()) {
+            if (ply >= options.skip_plies && !pos.has_insufficient_material()) {
                 const auto score = comment_score(m.comment_after);
-                if (score && std::abs(*score) <= options.max_score) {
+                if (score && std::abs(*score) <= options.max_score &&
+                    is_quiet_sample(pos, m.move, *score)) {
                     const int white = pos.side_to_move() == WHITE ? *score : -*score;
                     append_data_line(block, pos.fen(), white, *result);
                     ++written;
