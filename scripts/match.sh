@@ -7,8 +7,8 @@
 # -u: a UCI option for Horizon alone (repeatable), e.g. -u SyzygyPath=/path/to/syzygy against
 #     -o horizon:<the same binary> for tables against no tables.
 # -r: only summarise the games already in OUT_DIR (no new games).
-# OPPONENT: sf<ELO> (Stockfish with UCI_LimitStrength, e.g. sf1350), stockfish, glaurung,
-#           toga2, gnuchess, ethereal, or horizon:<path> (another Horizon build, for SPRT-less A/B).
+# OPPONENT: sf<ELO> (Stockfish with UCI_LimitStrength, e.g. sf1350), stockfish, sfclassical
+#           (Stockfish on its hand-crafted evaluation, Use NNUE false), glaurung, toga2, gnuchess, ethereal, or horizon:<path> (another Horizon build, for SPRT-less A/B).
 # fastchess is looked up as $FASTCHESS, then on PATH, then /opt/fastchess/fastchess; it is built
 # outside this repository (see README, "Playing matches").
 # Prints the fastchess result and counts of illegal moves, time forfeits, disconnects/stalls
@@ -46,6 +46,8 @@ case $opponent in
                  option.UCI_LimitStrength=true option.UCI_Elo="${opponent#sf}" option.Threads=1
                  option.Hash=16) ;;
   stockfish) opp=(cmd=/usr/games/stockfish name=Stockfish option.Threads=1 option.Hash=16) ;;
+  sfclassical) opp=(cmd=/usr/games/stockfish name=Stockfish-classical option.Threads=1
+                    option.Hash=16 "option.Use NNUE=false") ;;
   glaurung) opp=(cmd=/usr/games/glaurung name=Glaurung option.Threads=1) ;;
   toga2) opp=(cmd=/usr/games/toga2 name=Toga2) ;;
   gnuchess) opp=(cmd=/usr/games/gnuchess args=--uci name=GNUChess option.OwnBook=false) ;;
