@@ -8,7 +8,8 @@
 #     -o horizon:<the same binary> for tables against no tables.
 # -r: only summarise the games already in OUT_DIR (no new games).
 # OPPONENT: sf<ELO> (Stockfish with UCI_LimitStrength, e.g. sf1350), stockfish, sfclassical
-#           (Stockfish on its hand-crafted evaluation, Use NNUE false), glaurung, toga2, gnuchess, ethereal, or horizon:<path> (another Horizon build, for SPRT-less A/B).
+#           (Stockfish on its hand-crafted evaluation, Use NNUE false), glaurung, toga2,
+#           gnuchess, ethereal, or horizon:<path> (another Horizon build, for SPRT-less A/B).
 # fastchess is looked up as $FASTCHESS, then on PATH, then /opt/fastchess/fastchess; it is built
 # outside this repository (see README, "Playing matches").
 # Prints the fastchess result and counts of illegal moves, time forfeits, disconnects/stalls
