@@ -6,7 +6,8 @@
 #
 # -u: a UCI option for Horizon alone (repeatable), e.g. -u SyzygyPath=/path/to/syzygy against
 #     -o horizon:<the same binary> for tables against no tables.
-# -r: only summarise the games already in OUT_DIR (no new games).
+# -r: only summarise the games already in OUT_DIR (no new games). A match stopped part way goes
+#     on from OUT_DIR/fastchess-state.json when run again with the same OUT_DIR.
 # OPPONENT: sf<ELO> (Stockfish with UCI_LimitStrength, e.g. sf1350), stockfish, sfclassical
 #           (Stockfish on its hand-crafted evaluation, Use NNUE false), glaurung, toga2,
 #           gnuchess, ethereal, or horizon:<path> (another Horizon build, for SPRT-less A/B).
@@ -30,16 +31,20 @@ while getopts "e:o:n:t:d:c:x:u:r" opt; do
     e) bin=$OPTARG ;; o) opponent=$OPTARG ;; n) games=$OPTARG ;; t) tc=$OPTARG ;;
     d) out=$OPTARG ;; c) conc=$OPTARG ;; x) extra+=($OPTARG) ;; r) report_only=1 ;;
     u) mine+=("option.$OPTARG") ;;
-    *) sed -n '2,16p' "$0"; exit 2 ;;
+    *) sed -n '2,17p' "$0"; exit 2 ;;
   esac
 done
 fastchess=${FASTCHESS:-$(command -v fastchess || echo /opt/fastchess/fastchess)}
 [ -x "$fastchess" ] || { echo "fastchess not found (set FASTCHESS)" >&2; exit 2; }
-[ -x "$bin" ] || { echo "Horizon binary $bin not found; build it first" >&2; exit 2; }
 out=${out:-$(mktemp -d /tmp/horizon-match.XXXXXX)}
 mkdir -p "$out"
-# Copy the binary so a rebuild during the match cannot touch it.
-[ "$report_only" = 1 ] || cp "$bin" "$out/horizon"
+resuming=0
+[ -f "$out/fastchess-state.json" ] && resuming=1
+if [ "$report_only" = 0 ] && [ "$resuming" = 0 ]; then
+  [ -x "$bin" ] || { echo "Horizon binary $bin not found; build it first" >&2; exit 2; }
+  # Copy the binary so a rebuild during the match cannot touch it.
+  cp "$bin" "$out/horizon"
+fi
 openings="$root/../shared/openings/random8-balanced.epd"
 
 case $opponent in
@@ -53,7 +58,7 @@ case $opponent in
   toga2) opp=(cmd=/usr/games/toga2 name=Toga2) ;;
   gnuchess) opp=(cmd=/usr/games/gnuchess args=--uci name=GNUChess option.OwnBook=false) ;;
   ethereal) opp=(cmd=/usr/games/ethereal-chess name=Ethereal option.Threads=1) ;;
-  horizon:*) cp "${opponent#horizon:}" "$out/horizon-base"
+  horizon:*) [ "$resuming" = 1 ] || cp "${opponent#horizon:}" "$out/horizon-base"
              opp=(cmd="$out/horizon-base" name=Horizon-base) ;;
   *) echo "unknown opponent $opponent" >&2; exit 2 ;;
 esac
@@ -63,14 +68,21 @@ rc=0
 if [ "$report_only" = 0 ]; then
 set +e
 cd "$out"
-"$fastchess" -engine cmd="$out/horizon" name=Horizon option.Hash=16 option.Threads=1 "${mine[@]}" \
-  -engine "${opp[@]}" \
-  -each tc="$tc" \
-  -openings file="$openings" format=epd order=random \
-  -rounds "$rounds" -repeat -concurrency "$conc" -recover \
-  -pgnout file="$out/games.pgn" \
-  -log file="$out/fastchess.log" level=warn engine=true \
-  "${extra[@]}" > "$out/fastchess.out" 2>&1
+if [ "$resuming" = 1 ]; then
+  # A match that was stopped goes on where it was, with the binaries already in OUT_DIR.
+  "$fastchess" -config file="$out/fastchess-state.json" >> "$out/fastchess.out" 2>&1
+else
+  "$fastchess" -engine cmd="$out/horizon" name=Horizon option.Hash=16 option.Threads=1 \
+    "${mine[@]}" \
+    -engine "${opp[@]}" \
+    -each tc="$tc" \
+    -openings file="$openings" format=epd order=random \
+    -rounds "$rounds" -repeat -concurrency "$conc" -recover \
+    -config outname="$out/fastchess-state.json" \
+    -pgnout file="$out/games.pgn" \
+    -log file="$out/fastchess.log" level=warn engine=true \
+    "${extra[@]}" > "$out/fastchess.out" 2>&1
+fi
 rc=$?
 set -e
 fi
