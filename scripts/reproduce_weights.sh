@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Makes engine.json again from nothing but this repository, and checks that it comes out the
-# same: the recipe of the weights, as a command.
+# Makes engine.json again and checks that it comes out the same: the recipe of the weights, as
+# a command. The weights were made in two rounds.
 #
-#   scripts/reproduce_weights.sh [-w WORKDIR] [-j THREADS] [-b DATA_BUILD] [-n POSITIONS] [-s SEED]
+#   scripts/reproduce_weights.sh [-w WORKDIR] [-j THREADS] [-b DATA_BUILD] [-n POSITIONS]
+#                                [-s SEED] [-p GAMES.pgn]... [-2]
 #
+# -2: round 2 alone (steps 6 and 7), with -p.
+#
+# Round 1 (from nothing but this repository):
 # 1. Builds commit DATA_BUILD (default 35c8730, the build that played the games, with the
 #    hand-set weights it had then) in WORKDIR/build-<commit>, a detached git worktree.
 # 2. Plays the self-play games with it: datagen, POSITIONS positions (default 2000000), 5000
@@ -11,14 +15,25 @@
 #    depends on (seed, game number) alone and the file is written in game order, so the file
 #    does not depend on THREADS. Resumable: run the script again after a stop.
 # 3. Prints the data file's SHA-256; for the default recipe it must be DATA_SHA256 below.
-# 4. Fits the weights with this checkout's build (build/release, brought up to date) from
-#    tuning/handset.json: 100 epochs, lambda 0.5, min-count 2000, two threads always (the
-#    gradient is summed in per-thread slices, so the thread count fixes the rounding).
-# 5. Compares WORKDIR/engine.json with the shipped engine.json: bit for bit; if they differ,
-#    prints how (weights that differ, the largest difference, `bench` with each file) and fails.
+# 4. Fits the weights with the build of ROUND1_BUILD (a988b86, the last with round 1's
+#    terms) from its tuning/handset.json: 100 epochs, lambda 0.5, min-count 2000, two threads
+#    always (the gradient is summed in per-thread slices, so the thread count fixes the
+#    rounding).
+# 5. Compares them with round 1's weights, tuning/round1.json (a988b86's engine.json with the
+#    twelve terms added since at weight 0): bit for bit.
+# Round 2 (needs the games, which are not in the repository; only with -p):
+# 6. Turns the games (-p, repeated, in the order below) into training positions with this
+#    checkout's build (datagen --from-pgn) and checks the file's SHA-256 (ROUND2_SHA256).
+# 7. Fits from tuning/round1.json with this checkout's build: 100 epochs, lambda 0.5,
+#    min-count 2000, one thread. Compares the result with engine.json, bit for bit; if they
+#    differ, prints how (weights that differ, the largest difference, `bench` with each file).
 #
-# About 70-80 minutes of two idle cores for the default recipe, nearly all of it datagen.
-# WORKDIR defaults to /tmp/horizon-weights; it takes about 150 MB.
+# Round 2's games: the PGN files of six SPRT runs played here with scripts/sprt.sh (Horizon
+# against Horizon, 25,000 nodes a move or 5+0.05), 5,888 games, in this order:
+#   b1 (1,030 games), b2 (1,640), c2 (1,041), tc1 (562), tm1 (612), tm2 (1,003).
+#
+# About 70-80 minutes of two idle cores for round 1's default recipe, nearly all of it
+# datagen; round 2 takes a minute. WORKDIR defaults to /tmp/horizon-weights (about 150 MB).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=/tmp/horizon-weights
@@ -29,11 +44,17 @@ seed=1
 # The data file of the default recipe (build 35c8730, seed 1, 2,000,000 positions: 2,000,015
 # positions from 25,547 games).
 DATA_SHA256=15a63e591e01f849a573ee6b68bcc915db27fa38c9553d4ccfc6abd3468d3d20
-while getopts "w:j:b:n:s:" opt; do
+round1_build=a988b86
+# Round 2's data file, made from the six PGN files above in that order.
+ROUND2_SHA256=b640496a88030fea04717e3de5a555318a73553621c21754f07c2ef15cd56aa3
+pgns=()
+only_round2=0
+while getopts "w:j:b:n:s:p:2" opt; do
   case $opt in
     w) work=$OPTARG ;; j) threads=$OPTARG ;; b) data_build=$OPTARG ;;
-    n) positions=$OPTARG ;; s) seed=$OPTARG ;;
-    *) sed -n '2,22p' "$0"; exit 2 ;;
+    n) positions=$OPTARG ;; s) seed=$OPTARG ;; p) pgns+=("$OPTARG") ;;
+    2) only_round2=1 ;;
+    *) sed -n '2,36p' "$0"; exit 2 ;;
   esac
 done
 default_recipe=0
@@ -45,45 +66,22 @@ fi
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 
-echo "=== 1. build $data_build (the games' build) in $work/build-$data_build"
-src="$work/build-$data_build"
-if [ ! -d "$src" ]; then
-  git -C "$root" worktree add --detach "$src" "$data_build" > /dev/null
-fi
-if [ ! -x "$src/build/release/horizon" ]; then
-  (cd "$src" && cmake --preset release > /dev/null &&
-    cmake --build --preset release --target horizon -j "$threads" > /dev/null)
-fi
-old_bin="$src/build/release/horizon"
+# The horizon binary of commit $1, built once in a detached worktree under WORKDIR.
+build_commit() {
+  local src="$work/build-$1"
+  if [ ! -d "$src" ]; then
+    git -C "$root" worktree add --detach "$src" "$1" > /dev/null
+  fi
+  if [ ! -x "$src/build/release/horizon" ]; then
+    (cd "$src" && cmake --preset release > /dev/null &&
+      cmake --build --preset release --target horizon -j "$threads" > /dev/null)
+  fi
+  echo "$src/build/release/horizon"
+}
 
-echo "=== 2. datagen: $positions positions, 5000 nodes a move, seed $seed, $threads threads"
-data="$work/data.txt"
-"$old_bin" datagen --out "$data" --positions "$positions" --nodes 5000 --seed "$seed" \
-  --threads "$threads"
-
-echo "=== 3. the data file"
-sha=$(sha256sum "$data" | cut -d' ' -f1)
-echo "sha256 $sha  $data ($(grep -vc '^#' "$data") positions)"
-if [ "$default_recipe" = 1 ] && [ "$sha" != "$DATA_SHA256" ]; then
-  echo "FAILED: the default recipe's data file should have sha256 $DATA_SHA256" >&2
-  exit 1
-fi
-
-echo "=== 4. tune with this checkout's build"
-bin="$root/build/release/horizon"
-# Built every time (a no-op when up to date), so that a stale binary never runs the fit.
-(cd "$root" && cmake --preset release > /dev/null &&
-  cmake --build --preset release --target horizon -j "$threads" > /dev/null)
-tuned="$work/engine.json"
-"$bin" tune --data "$data" --start "$root/tuning/handset.json" --out "$tuned" --epochs 100 \
-  --threads 2 --lambda 0.5 --min-count 2000
-
-echo "=== 5. compare with the shipped engine.json"
-if cmp -s "$tuned" "$root/engine.json"; then
-  echo "ok: $tuned is engine.json, bit for bit"
-  exit 0
-fi
-python3 - "$tuned" "$root/engine.json" << 'EOF'
+# Prints how two weight files differ and `bench` with each; returns 1.
+explain_difference() {
+  python3 - "$1" "$2" << 'EOF'
 import json, sys
 made, shipped = (json.load(open(p)) for p in sys.argv[1:3])
 def leaves(x, path=""):
@@ -105,8 +103,83 @@ if numeric:
 for k, x, y in differ[:10]:
     print(f"  {k}: made {x}, shipped {y}")
 EOF
-for f in "$tuned" "$root/engine.json"; do
-  echo "bench with $f: $("$bin" bench --eval-file "$f" 2>&1 | grep "Nodes searched")"
-done
+  for f in "$1" "$2"; do
+    echo "bench with $f: $("$bin" bench --eval-file "$f" 2>&1 | tail -1)"
+  done
+  return 1
+}
+
+bin="$root/build/release/horizon"
+# Built every time (a no-op when up to date), so that a stale binary never runs a fit.
+(cd "$root" && cmake --preset release > /dev/null &&
+  cmake --build --preset release --target horizon -j "$threads" > /dev/null)
+
+if [ "$only_round2" = 0 ]; then
+echo "=== round 1, 1. build $data_build (the games' build) in $work/build-$data_build"
+old_bin=$(build_commit "$data_build")
+
+echo "=== round 1, 2. datagen: $positions positions, 5000 nodes a move, seed $seed," \
+  "$threads threads"
+data="$work/data.txt"
+"$old_bin" datagen --out "$data" --positions "$positions" --nodes 5000 --seed "$seed" \
+  --threads "$threads"
+
+echo "=== round 1, 3. the data file"
+sha=$(sha256sum "$data" | cut -d' ' -f1)
+echo "sha256 $sha  $data ($(grep -vc '^#' "$data") positions)"
+if [ "$default_recipe" = 1 ] && [ "$sha" != "$DATA_SHA256" ]; then
+  echo "FAILED: the default recipe's data file should have sha256 $DATA_SHA256" >&2
+  exit 1
+fi
+
+echo "=== round 1, 4. tune with the build of $round1_build"
+tune_bin=$(build_commit "$round1_build")
+round1="$work/round1.json"
+"$tune_bin" tune --data "$data" --start "$work/build-$round1_build/tuning/handset.json" \
+  --out "$round1" --epochs 100 --threads 2 --lambda 0.5 --min-count 2000
+
+echo "=== round 1, 5. compare with tuning/round1.json (its twelve new terms at 0 left out)"
+python3 - "$round1" "$root/tuning/round1.json" << 'EOF' || exit 1
+import json, sys
+made, shipped = (json.load(open(p)) for p in sys.argv[1:3])
+extra = [k for k in shipped["eval"] if k not in made["eval"]]
+if any(w != [0, 0] for k in extra for w in shipped["eval"][k]):
+    sys.exit("FAILED: a term that round 1 did not have is not 0 in tuning/round1.json")
+for k in extra:
+    del shipped["eval"][k]
+if made != shipped:
+    bad = [k for k in shipped["eval"] if made["eval"].get(k) != shipped["eval"][k]]
+    sys.exit(f"FAILED: round 1 differs from tuning/round1.json in {bad[:10]} "
+             f"or the WDL model ({made['wdl'] == shipped['wdl']})")
+print(f"ok: round 1 is tuning/round1.json, value for value ({len(extra)} newer terms at 0)")
+EOF
+fi
+
+if [ "${#pgns[@]}" -eq 0 ]; then
+  echo "=== round 2 skipped: give the six PGN files with -p (see the top of this script)"
+  exit 0
+fi
+echo "=== round 2, 6. training positions from ${#pgns[@]} PGN files"
+round2_data="$work/round2.txt"
+rm -f "$round2_data"
+from=()
+for f in "${pgns[@]}"; do from+=(--from-pgn "$f"); done
+"$bin" datagen "${from[@]}" --out "$round2_data"
+sha=$(sha256sum "$round2_data" | cut -d' ' -f1)
+echo "sha256 $sha  $round2_data"
+if [ "$sha" != "$ROUND2_SHA256" ]; then
+  echo "FAILED: round 2's data file should have sha256 $ROUND2_SHA256" >&2
+  exit 1
+fi
+
+echo "=== round 2, 7. tune from tuning/round1.json with this checkout's build"
+tuned="$work/engine.json"
+"$bin" tune --data "$round2_data" --start "$root/tuning/round1.json" --out "$tuned" \
+  --epochs 100 --threads 1 --lambda 0.5 --min-count 2000
+if cmp -s "$tuned" "$root/engine.json"; then
+  echo "ok: $tuned is engine.json, bit for bit"
+  exit 0
+fi
+explain_difference "$tuned" "$root/engine.json" || true
 echo "FAILED: the weights made differ from engine.json" >&2
 exit 1

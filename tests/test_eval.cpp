@@ -620,9 +620,20 @@ TEST_CASE("eval: a key twice in one object is refused at any depth, naming it", 
 }
 
 TEST_CASE("eval: numbers that do not fit are refused, naming the key", "[eval][weights]") {
-    check_text_refused(engine_json_with("\"wdl\": {\"a\": [", "1e400, "),
-                       {"1e400", "too large", "\"wdl\".\"a\"[0]", "line 121"});
-    check_text_refused(engine_json_with("\"wdl\": {\"a\": [-618.324, ", "-1e400, "),
+    // The line of "wdl" in the shipped file, wherever the weights above it end.
+    const std::string shipped =
+        test::read_text_file(std::string(HORIZON_SOURCE_DIR) + "/engine.json");
+    const auto wdl_line =
+        1 + std::count(shipped.begin(), shipped.begin() + long(shipped.find("\"wdl\"")), '\n');
+    check_text_refused(
+        engine_json_with("\"wdl\": {\"a\": [", "1e400, "),
+        {"1e400", "too large", "\"wdl\".\"a\"[0]", "line " + std::to_string(wdl_line) + ","});
+    // After the shipped file's first "a" coefficient, whatever it is.
+    const auto first_a = shipped.find("\"wdl\": {\"a\": [");
+    REQUIRE(first_a != std::string::npos);
+    const auto comma = shipped.find(", ", first_a);
+    REQUIRE(comma != std::string::npos);
+    check_text_refused(engine_json_with(shipped.substr(first_a, comma + 2 - first_a), "-1e400, "),
                        {"-1e400", "\"wdl\".\"a\"[1]"});
     check_text_refused(engine_json_with("\"tempo\": [[", "1e999, "), {"\"eval\".\"tempo\"[0][0]"});
     // Integers too large for a weight are refused by the "eval" reader, naming the term.
@@ -729,4 +740,53 @@ TEST_CASE("eval: EvalFile refuses a duplicate key, an overflowing number or a WD
     }
     CHECK(wdl_from_score(raw, 1667, 78).draw == 1000);
     CHECK(wdl_from_score(engine.weights().wdl, 1667, 78).win > 900);
+}
+
+TEST_CASE("eval: the threat, pawn and king terms count what they name, in both colours", "[eval]") {
+    struct Case {
+        const char* fen;
+        Term term;
+        int index;
+        int white, black;
+    };
+    const Case cases[] = {
+        // The king takes the undefended knight on d3.
+        {"4k3/8/8/8/8/3n4/4K3/8 w - - 0 1", Term::threat_by_king, 0, 1, 0},
+        // a2 is isolated with no black pawn in front; b5 is isolated with no white pawn in
+        // front; neither is passed.
+        {"4k3/8/8/1p6/8/8/P7/4K3 w - - 0 1", Term::weak_unopposed, 0, 1, 1},
+        // e1 to a2: four squares; black has no pawns (index 0).
+        {"4k3/8/8/8/8/8/P7/4K3 w - - 0 1", Term::king_pawn_distance, 4, 1, 0},
+        {"4k3/8/8/8/8/8/P7/4K3 w - - 0 1", Term::king_pawn_distance, 0, 0, 1},
+        // Both kings stand on files c-f, and the only pawn is on a2.
+        {"4k3/8/8/8/8/8/P7/4K3 w - - 0 1", Term::pawnless_flank, 0, 1, 1},
+        {"4k3/8/8/8/8/8/P7/1K6 w - - 0 1", Term::pawnless_flank, 0, 0, 1},
+        {"3qk3/8/8/8/8/8/8/3RK3 w - - 0 1", Term::rook_on_queen_file, 0, 1, 0},
+        // Per knight (rook), per own pawn: 2 x 8 each side at the start.
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Term::knight_pawns, 0, 16, 16},
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Term::rook_pawns, 0, 16, 16},
+        // b2 sees d4 and e5; a pawn on d4 would block it.
+        {"4k3/8/8/8/8/8/1B6/4K3 w - - 0 1", Term::bishop_long_diagonal, 0, 1, 0},
+        {"4k3/8/8/8/3P4/8/1B6/4K3 w - - 0 1", Term::bishop_long_diagonal, 0, 0, 0},
+        // c3 reaches d5, defended by e4, where no black pawn can come to attack it.
+        {"4k3/8/8/8/4P3/2N5/8/4K3 w - - 0 1", Term::outpost_reachable, 0, 1, 0},
+        {"4k3/2p5/8/8/4P3/2N5/8/4K3 w - - 0 1", Term::outpost_reachable, 0, 0, 0},
+        // From c3 the knight would attack the queen on d5.
+        {"4k3/8/8/3q4/8/8/8/1N2K3 w - - 0 1", Term::knight_on_queen, 0, 1, 0},
+        // d1 (rook c1 and king e1 attack it) would put a rook on the queen's file.
+        {"4k3/8/8/3q4/8/8/8/R1R1K3 w - - 0 1", Term::slider_on_queen, 0, 1, 0},
+        // d2-d7: attacked by both rooks, strongly held by neither side.
+        {"3r3k/8/8/8/8/8/8/3R3K w - - 0 1", Term::restricted, 0, 6, 6},
+    };
+    for (const auto& c : cases) {
+        INFO(c.fen << " " << TERM_NAMES[int(c.term)] << "[" << c.index << "]");
+        const int f = feature_index(c.term, c.index);
+        const EvalTrace t = trace_evaluation(from_fen(c.fen));
+        CHECK(t.counts[WHITE][f] == c.white);
+        CHECK(t.counts[BLACK][f] == c.black);
+        // Colours swapped, the counts swap.
+        const EvalTrace m = trace_evaluation(from_fen(mirror_fen(c.fen)));
+        CHECK(m.counts[WHITE][f] == c.black);
+        CHECK(m.counts[BLACK][f] == c.white);
+    }
 }

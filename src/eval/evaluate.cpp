@@ -46,10 +46,34 @@ constexpr Bitboard attack_span(Color c, Square s) {
 
 constexpr Bitboard CENTER_FILES = file_bb(2) | file_bb(3) | file_bb(4) | file_bb(5);
 constexpr Bitboard QUEEN_SIDE = file_bb(0) | file_bb(1) | file_bb(2) | file_bb(3);
+constexpr Bitboard CENTER_SQUARES = (file_bb(3) | file_bb(4)) & (rank_bb(3) | rank_bb(4));
+
+// The flank a king on file f stands on: files a-d, c-f or e-h.
+constexpr Bitboard king_flank(int f) {
+    return f <= 2 ? QUEEN_SIDE : f >= 5 ? ~QUEEN_SIDE : CENTER_FILES;
+}
+
+// Ranks 4-6 for colour c: where its knights and bishops can make outposts.
+constexpr Bitboard OUTPOST_RANKS[COLOR_NB] = {rank_bb(3) | rank_bb(4) | rank_bb(5),
+                                              rank_bb(2) | rank_bb(3) | rank_bb(4)};
 
 int distance(Square a, Square b) {
     return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b)));
 }
+
+// The squares at distance 1..d from s, per square and d (index 0 unused).
+const auto WITHIN = [] {
+    std::array<std::array<Bitboard, 8>, 64> t{};
+    for (int s = 0; s < 64; ++s)
+        for (int q = 0; q < 64; ++q)
+            for (int d = std::max(1, distance(Square(s), Square(q))); d < 8; ++d)
+                if (q != s) t[std::size_t(s)][std::size_t(d)] |= square_bb(Square(q));
+    return t;
+}();
+
+// The two long diagonals, a1-h8 and h1-a8: only a bishop on one of them can see two centre
+// squares along it.
+constexpr Bitboard LONG_DIAGONALS = 0x8142241818244281ULL;
 
 Bitboard pawn_attacks_of(Color c, Bitboard pawns) {
     return c == WHITE ? pawn_attacks_bb<WHITE>(pawns) : pawn_attacks_bb<BLACK>(pawns);
@@ -59,6 +83,19 @@ Bitboard pawn_double_attacks_of(Color c, Bitboard pawns) {
                       : shift<SOUTH_EAST>(pawns) & shift<SOUTH_WEST>(pawns);
 }
 Bitboard push(Color c, Bitboard b) { return c == WHITE ? shift<NORTH>(b) : shift<SOUTH>(b); }
+
+// Every square of b and in front of it as colour c's pawns move (b filled towards c's last
+// rank): of c's pawn attacks, every square c's pawns can ever attack.
+Bitboard fill_forward(Color c, Bitboard b) {
+    if (c == WHITE) {
+        b |= b << 8;
+        b |= b << 16;
+        return b | b << 32;
+    }
+    b |= b >> 8;
+    b |= b >> 16;
+    return b | b >> 32;
+}
 
 // The nearest square of `b` in front of a king of colour c (b holds only such squares).
 Square nearest_ahead(Color c, Bitboard b) { return c == WHITE ? lsb(b) : msb(b); }
@@ -127,10 +164,11 @@ void pawn_structure(const Position& pos, Sink& sink, Bitboard passed[COLOR_NB]) 
             }
             const Bitboard level_or_behind = ~FORWARD_RANKS[c][rank_of(s)];
             const Square stop = Square(s + pawn_push(c));
-            if (!isolated && !(own & adjacent & level_or_behind) &&
-                (pawn_attacks(c, stop) & theirs))
-                sink.add(Term::backward_pawn, 0, c, 1);
+            const bool backward = !isolated && !(own & adjacent & level_or_behind) &&
+                                  (pawn_attacks(c, stop) & theirs);
+            if (backward) sink.add(Term::backward_pawn, 0, c, 1);
             if (!(theirs & forward_file(c, s))) {
+                if (isolated || backward) sink.add(Term::weak_unopposed, 0, c, 1);
                 const int supporters = popcount(own & adjacent & level_or_behind);
                 const int sentries = popcount(theirs & attack_span(c, s));
                 if (supporters >= sentries) sink.add(Term::candidate_passer, rr, c, 1);
@@ -170,6 +208,7 @@ struct AttackInfo {
     Bitboard twice[COLOR_NB]{};        // attacked at least twice
     Bitboard zone[COLOR_NB]{};         // the squares around c's king
     Bitboard mobility_area[COLOR_NB]{};
+    Bitboard outposts[COLOR_NB]{};  // empty or not, c's outpost squares
     int zone_attackers[COLOR_NB]{}; // c's pieces attacking the other king's zone
     int zone_attacks[COLOR_NB]{};
 
@@ -202,9 +241,10 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
             }
             const int rr = relative_rank(c, rank_of(s));
             if (pt == KNIGHT || pt == BISHOP) {
-                if (rr >= 3 && rr <= 5 && (ai.by[c][PAWN] & square_bb(s)) &&
-                    !(pos.pieces(them, PAWN) & attack_span(c, s)))
+                if (ai.outposts[c] & square_bb(s))
                     sink.add(pt == KNIGHT ? Term::knight_outpost : Term::bishop_outpost, 0, c, 1);
+                else if (pt == KNIGHT && (a & ai.outposts[c] & ~pos.pieces(c)))
+                    sink.add(Term::outpost_reachable, 0, c, 1);
                 // The square in front: none on the last rank.
                 if (push(c, square_bb(s)) & all_pawns) sink.add(Term::minor_behind_pawn, 0, c, 1);
             }
@@ -213,6 +253,9 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
                     (DARK_SQUARES_BB & square_bb(s)) ? DARK_SQUARES_BB : ~DARK_SQUARES_BB;
                 const int bad = popcount(own_pawns & colour);
                 if (bad) sink.add(Term::bad_bishop, 0, c, bad);
+                if ((LONG_DIAGONALS & square_bb(s)) &&
+                    more_than_one(bishop_attacks(s, all_pawns) & CENTER_SQUARES))
+                    sink.add(Term::bishop_long_diagonal, 0, c, 1);
             }
             if (pt == ROOK) {
                 const Bitboard file = file_bb(file_of(s));
@@ -223,6 +266,7 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
                 if (rr == 6 && (relative_rank(c, rank_of(their_king)) == 7 ||
                                 (pos.pieces(them, PAWN) & rank_bb(relative_rank(c, 6)))))
                     sink.add(Term::rook_on_seventh, 0, c, 1);
+                if (file & pos.pieces(them, QUEEN)) sink.add(Term::rook_on_queen_file, 0, c, 1);
             }
         }
     }
@@ -233,6 +277,9 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
         if (n) sink.add(Term::material, p - PAWN, c, n);
     }
     if (pos.count(c, BISHOP) >= 2) sink.add(Term::bishop_pair, 0, c, 1);
+    const int pawns = pos.count(c, PAWN);
+    if (int n = pos.count(c, KNIGHT) * pawns) sink.add(Term::knight_pawns, 0, c, n);
+    if (int n = pos.count(c, ROOK) * pawns) sink.add(Term::rook_pawns, 0, c, n);
 }
 
 // c's own king: the pawns in front of it and the files by it.
@@ -253,6 +300,12 @@ template <class Sink> void king_shelter(const Position& pos, Sink& sink, Color c
         sink.add(Term::pawn_storm, storm, c, 1);
         if (!own) sink.add(theirs ? Term::king_semi_open : Term::king_open_file, 0, c, 1);
     }
+    int nearest = 0; // 0: no pawns
+    if (const Bitboard pawns = pos.pieces(c, PAWN))
+        for (nearest = 1; !(pawns & WITHIN[ksq][std::size_t(nearest)]);)
+            ++nearest;
+    sink.add(Term::king_pawn_distance, nearest, c, 1);
+    if (!(pos.pieces(PAWN) & king_flank(file_of(ksq)))) sink.add(Term::pawnless_flank, 0, c, 1);
 }
 
 // c's attack on the other king, in KING_DANGER features.
@@ -300,6 +353,22 @@ template <class Sink> void threats(const Position& pos, Sink& sink, const Attack
     }
     if (int n = popcount(non_pawns & ai.by[c][0] & ~ai.by[them][0]))
         sink.add(Term::hanging_piece, 0, c, n);
+    if (int n = popcount(their_pieces & ai.by[c][KING] & ~ai.by[them][0]))
+        sink.add(Term::threat_by_king, 0, c, n);
+    const Bitboard strongly_protected = ai.by[them][PAWN] | (ai.twice[them] & ~ai.twice[c]);
+    if (int n = popcount(ai.by[them][0] & ai.by[c][0] & ~strongly_protected))
+        sink.add(Term::restricted, 0, c, n);
+    if (pos.count(them, QUEEN) == 1) {
+        const Square q = lsb(pos.pieces(them, QUEEN));
+        const Bitboard safe = ai.mobility_area[c] & ~strongly_protected;
+        if (int n = popcount(knight_attacks(q) & ai.by[c][KNIGHT] & safe))
+            sink.add(Term::knight_on_queen, 0, c, n);
+        const Bitboard occ = pos.pieces();
+        const Bitboard sliders =
+            (bishop_attacks(q, occ) & ai.by[c][BISHOP]) | (rook_attacks(q, occ) & ai.by[c][ROOK]);
+        if (int n = popcount(sliders & safe & ai.twice[c]))
+            sink.add(Term::slider_on_queen, 0, c, n);
+    }
 
     const Bitboard pushes = push(c, pos.pieces(c, PAWN)) & ~pos.pieces();
     const Bitboard safe_pushes = pushes & ~ai.by[them][PAWN] & (ai.by[c][0] | ~ai.by[them][0]);
@@ -384,8 +453,11 @@ template <class Sink> void evaluate_all(const Position& pos, Sink& sink, PawnCac
         ai.twice[c] = pawn_double_attacks_of(c, pawns) | (ai.by[c][PAWN] & ai.by[c][KING]);
         ai.zone[c] = king_attacks(ksq) | square_bb(ksq);
     }
-    for (Color c : {WHITE, BLACK})
+    for (Color c : {WHITE, BLACK}) {
         ai.mobility_area[c] = ~(pos.pieces(c, PAWN, KING) | ai.by[~c][PAWN]);
+        ai.outposts[c] = OUTPOST_RANKS[c] & ai.by[c][PAWN] &
+                         ~fill_forward(~c, pawn_attacks_of(~c, pos.pieces(~c, PAWN)));
+    }
     for (Color c : {WHITE, BLACK})
         pieces(pos, sink, ai, c);
     for (Color c : {WHITE, BLACK}) {
