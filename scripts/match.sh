@@ -47,20 +47,13 @@ if [ "$report_only" = 0 ] && [ "$resuming" = 0 ]; then
 fi
 openings="$root/../shared/openings/random8-balanced.epd"
 
+# shellcheck source=opponents.sh
+. "$root/scripts/opponents.sh"
 case $opponent in
-  sf[0-9]*) opp=(cmd=/usr/games/stockfish name="Stockfish-${opponent#sf}"
-                 option.UCI_LimitStrength=true option.UCI_Elo="${opponent#sf}" option.Threads=1
-                 option.Hash=16) ;;
-  stockfish) opp=(cmd=/usr/games/stockfish name=Stockfish option.Threads=1 option.Hash=16) ;;
-  sfclassical) opp=(cmd=/usr/games/stockfish name=Stockfish-classical option.Threads=1
-                    option.Hash=16 "option.Use NNUE=false") ;;
-  glaurung) opp=(cmd=/usr/games/glaurung name=Glaurung option.Threads=1) ;;
-  toga2) opp=(cmd=/usr/games/toga2 name=Toga2) ;;
-  gnuchess) opp=(cmd=/usr/games/gnuchess args=--uci name=GNUChess option.OwnBook=false) ;;
-  ethereal) opp=(cmd=/usr/games/ethereal-chess name=Ethereal option.Threads=1) ;;
   horizon:*) [ "$resuming" = 1 ] || cp "${opponent#horizon:}" "$out/horizon-base"
              opp=(cmd="$out/horizon-base" name=Horizon-base) ;;
-  *) echo "unknown opponent $opponent" >&2; exit 2 ;;
+  *) debian_engine "$opponent" || { echo "unknown opponent $opponent" >&2; exit 2; }
+     opp=("${ENGINE_ARGS[@]}") ;;
 esac
 
 rounds=$(( (games + 1) / 2 ))

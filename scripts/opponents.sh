@@ -1,0 +1,27 @@
+# The Debian engines as fastchess -engine arguments, for scripts that play them (sourced).
+#
+#   debian_engine NAME    sets the array ENGINE_ARGS; returns 1 for a name it does not know
+#
+# NAME: sf<ELO> (Stockfish with UCI_LimitStrength at UCI_Elo ELO, e.g. sf1350), stockfish,
+# sfclassical (Stockfish on its hand-crafted evaluation, Use NNUE false), glaurung, toga2,
+# gnuchess, ethereal. One thread and 16 MiB each where the engine has the options.
+
+debian_engine() {
+  case $1 in
+    sf[0-9]*) ENGINE_ARGS=(cmd=/usr/games/stockfish name="Stockfish-${1#sf}"
+                option.UCI_LimitStrength=true option.UCI_Elo="${1#sf}" option.Threads=1
+                option.Hash=16) ;;
+    stockfish) ENGINE_ARGS=(cmd=/usr/games/stockfish name=Stockfish option.Threads=1
+                 option.Hash=16) ;;
+    sfclassical) ENGINE_ARGS=(cmd=/usr/games/stockfish name=Stockfish-classical option.Threads=1
+                   option.Hash=16 "option.Use NNUE=false") ;;
+    glaurung) ENGINE_ARGS=(cmd=/usr/games/glaurung name=Glaurung option.Threads=1
+                option.Hash=16) ;;
+    toga2) ENGINE_ARGS=(cmd=/usr/games/toga2 name=Toga2 option.Hash=16) ;;
+    gnuchess) ENGINE_ARGS=(cmd=/usr/games/gnuchess args=--uci name=GNUChess
+                option.OwnBook=false) ;;
+    ethereal) ENGINE_ARGS=(cmd=/usr/games/ethereal-chess name=Ethereal option.Threads=1
+                option.Hash=16) ;;
+    *) return 1 ;;
+  esac
+}
