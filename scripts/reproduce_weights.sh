@@ -20,7 +20,7 @@
 #    always (the gradient is summed in per-thread slices, so the thread count fixes the
 #    rounding).
 # 5. Compares them with round 1's weights, tuning/round1.json (a988b86's engine.json with the
-#    twelve terms added since at weight 0): bit for bit.
+#    seventeen terms added since at weight 0): bit for bit.
 # Round 2 (needs the games, which are not in the repository; only with -p):
 # 6. Turns the games (-p, repeated, in the order below) into training positions with this
 #    checkout's build (datagen --from-pgn) and checks the file's SHA-256 (ROUND2_SHA256).
@@ -138,7 +138,7 @@ round1="$work/round1.json"
 "$tune_bin" tune --data "$data" --start "$work/build-$round1_build/tuning/handset.json" \
   --out "$round1" --epochs 100 --threads 2 --lambda 0.5 --min-count 2000
 
-echo "=== round 1, 5. compare with tuning/round1.json (its twelve new terms at 0 left out)"
+echo "=== round 1, 5. compare with tuning/round1.json (its newer terms at 0 left out)"
 python3 - "$round1" "$root/tuning/round1.json" << 'EOF' || exit 1
 import json, sys
 made, shipped = (json.load(open(p)) for p in sys.argv[1:3])

@@ -777,6 +777,19 @@ TEST_CASE("eval: the threat, pawn and king terms count what they name, in both c
         {"4k3/8/8/3q4/8/8/8/R1R1K3 w - - 0 1", Term::slider_on_queen, 0, 1, 0},
         // d2-d7: attacked by both rooks, strongly held by neither side.
         {"3r3k/8/8/8/8/8/8/3R3K w - - 0 1", Term::restricted, 0, 6, 6},
+        // A passed pawn on the a-file (index 0: the edge).
+        {"4k3/8/8/8/8/8/P7/4K3 w - - 0 1", Term::passed_file, 0, 1, 0},
+        {"4k3/8/8/8/8/8/3P4/4K3 w - - 0 1", Term::passed_file, 3, 1, 0},
+        // A rook behind a passed pawn: its own (index 0), the other side's (index 1).
+        {"4k3/8/8/8/P7/8/8/R3K3 w - - 0 1", Term::rook_behind_passer, 0, 1, 0},
+        {"4k3/8/8/8/P7/8/8/r3K3 w - - 0 1", Term::rook_behind_passer, 1, 1, 0},
+        {"4k3/8/8/8/P7/8/N7/R3K3 w - - 0 1", Term::rook_behind_passer, 0, 0, 0},
+        // Knight a1 to king e1: four squares.
+        {"4k3/8/8/8/8/8/8/N3K3 w - - 0 1", Term::minor_king_distance, 0, 4, 0},
+        // Each of the two rooks sees the other.
+        {"4k3/8/8/8/8/8/R7/R3K3 w - - 0 1", Term::doubled_rooks, 0, 2, 0},
+        // The queen hits g4-g8 of the black king's flank (files e-h, ranks 4-8).
+        {"7k/8/8/8/8/8/8/4K1Q1 w - - 0 1", Term::king_flank_attacks, 0, 5, 0},
     };
     for (const auto& c : cases) {
         INFO(c.fen << " " << TERM_NAMES[int(c.term)] << "[" << c.index << "]");

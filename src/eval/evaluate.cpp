@@ -247,6 +247,7 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
                     sink.add(Term::outpost_reachable, 0, c, 1);
                 // The square in front: none on the last rank.
                 if (push(c, square_bb(s)) & all_pawns) sink.add(Term::minor_behind_pawn, 0, c, 1);
+                sink.add(Term::minor_king_distance, 0, c, distance(s, pos.king_square(c)));
             }
             if (pt == BISHOP) {
                 const Bitboard colour =
@@ -267,6 +268,7 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
                                 (pos.pieces(them, PAWN) & rank_bb(relative_rank(c, 6)))))
                     sink.add(Term::rook_on_seventh, 0, c, 1);
                 if (file & pos.pieces(them, QUEEN)) sink.add(Term::rook_on_queen_file, 0, c, 1);
+                if (a & file & pos.pieces(c, ROOK)) sink.add(Term::doubled_rooks, 0, c, 1);
             }
         }
     }
@@ -328,6 +330,12 @@ void king_attack(const Position& pos, Sink& sink, const AttackInfo& ai, Color c)
     const int weak = popcount(ai.by[c][0] & ai.zone[them] & ~defended);
     if (weak) sink.danger(Term::king_weak_squares, 0, c, weak);
     if (!pos.pieces(c, QUEEN)) sink.danger(Term::king_no_queen, 0, c, 1);
+    const Bitboard camp = them == WHITE
+                              ? (RANK_1_BB | RANK_2_BB | RANK_3_BB | RANK_4_BB | RANK_5_BB)
+                              : (RANK_8_BB | RANK_7_BB | RANK_6_BB | RANK_5_BB | RANK_4_BB);
+    const Bitboard flank = king_flank(file_of(ksq)) & camp;
+    if (int n = popcount(ai.by[c][0] & flank) + popcount(ai.twice[c] & flank))
+        sink.danger(Term::king_flank_attacks, 0, c, n);
     sink.danger(Term::king_danger_base, 0, c, 1);
 }
 
@@ -398,6 +406,11 @@ void passed_pawns(const Position& pos, Sink& sink, const AttackInfo& ai, Bitboar
         if (int d = distance(pos.king_square(c), stop)) sink.add(Term::passed_own_king, rr, c, d);
         if (int d = distance(pos.king_square(them), stop))
             sink.add(Term::passed_their_king, rr, c, d);
+        const int f = file_of(s);
+        sink.add(Term::passed_file, std::min(f, 7 - f), c, 1);
+        const Bitboard behind = forward_file(~c, s) & rook_attacks(s, pos.pieces());
+        if (behind & pos.pieces(c, ROOK)) sink.add(Term::rook_behind_passer, 0, c, 1);
+        if (behind & pos.pieces(them, ROOK)) sink.add(Term::rook_behind_passer, 1, c, 1);
     }
 }
 
