@@ -57,6 +57,10 @@ constexpr Bitboard king_flank(int f) {
 constexpr Bitboard OUTPOST_RANKS[COLOR_NB] = {rank_bb(3) | rank_bb(4) | rank_bb(5),
                                               rank_bb(2) | rank_bb(3) | rank_bb(4)};
 
+// A colour's camp: the five ranks nearest its own back rank.
+constexpr Bitboard CAMP[COLOR_NB] = {RANK_1_BB | RANK_2_BB | RANK_3_BB | RANK_4_BB | RANK_5_BB,
+                                     RANK_8_BB | RANK_7_BB | RANK_6_BB | RANK_5_BB | RANK_4_BB};
+
 int distance(Square a, Square b) {
     return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b)));
 }
@@ -330,10 +334,7 @@ void king_attack(const Position& pos, Sink& sink, const AttackInfo& ai, Color c)
     const int weak = popcount(ai.by[c][0] & ai.zone[them] & ~defended);
     if (weak) sink.danger(Term::king_weak_squares, 0, c, weak);
     if (!pos.pieces(c, QUEEN)) sink.danger(Term::king_no_queen, 0, c, 1);
-    const Bitboard camp = them == WHITE
-                              ? (RANK_1_BB | RANK_2_BB | RANK_3_BB | RANK_4_BB | RANK_5_BB)
-                              : (RANK_8_BB | RANK_7_BB | RANK_6_BB | RANK_5_BB | RANK_4_BB);
-    const Bitboard flank = king_flank(file_of(ksq)) & camp;
+    const Bitboard flank = king_flank(file_of(ksq)) & CAMP[them];
     if (int n = popcount(ai.by[c][0] & flank) + popcount(ai.twice[c] & flank))
         sink.danger(Term::king_flank_attacks, 0, c, n);
     sink.danger(Term::king_danger_base, 0, c, 1);
