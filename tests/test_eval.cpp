@@ -386,6 +386,30 @@ TEST_CASE("eval: dead draws are 0 and drawish endings are scaled down", "[eval]"
           SCALE_NORMAL);
 }
 
+TEST_CASE("eval: rook pawns and a bishop of the wrong colour draw against the cornered king",
+          "[eval]") {
+    // Drawn: the defending king at or next to the queening corner, the bishop (if any) on the
+    // other colour than that square, all the pawns on one rook file. From a match against
+    // Ethereal in which Horizon, a bishop and the h-pawn up, kept a score of +3.5 for 20 moves.
+    for (const char* fen : {"7k/8/8/8/8/5B1P/8/6K1 w - - 0 1", "8/6k1/8/7P/8/5B1P/8/6K1 b - - 0 1",
+                            "7k/8/8/8/8/7P/8/6K1 w - - 0 1", "1k6/8/8/8/8/P7/8/2B3K1 w - - 0 1"}) {
+        INFO(fen);
+        CHECK(trace_evaluation(from_fen(fen)).scale[WHITE] == 0);
+        CHECK(std::abs(evaluate(from_fen(fen))) < 50);
+        // The same with the colours swapped: Black's pawns, White's king in the corner.
+        CHECK(trace_evaluation(from_fen(mirror_fen(fen))).scale[BLACK] == 0);
+    }
+    // Not drawn: the bishop of the queening square's colour, the king away from the corner,
+    // pawns on two files, or a knight beside the bishop.
+    for (const char* fen :
+         {"7k/8/8/8/8/6BP/8/6K1 w - - 0 1", "8/8/8/8/4k3/7P/8/5BK1 w - - 0 1",
+          "7k/8/8/8/8/P4B1P/8/6K1 w - - 0 1", "7k/8/8/8/8/4NB1P/8/6K1 w - - 0 1"}) {
+        INFO(fen);
+        CHECK(trace_evaluation(from_fen(fen)).scale[WHITE] == SCALE_NORMAL);
+        CHECK(evaluate(from_fen(fen)) > 250);
+    }
+}
+
 // --------------------------------------------------------------------------------------------
 // Weights files
 

@@ -420,6 +420,22 @@ int non_pawn_material(const Position& pos, Color c) {
            9 * pos.count(c, QUEEN);
 }
 
+// Pawns on one rook file and no piece but bishops that miss the queening square's colour,
+// against a king at the queening corner: the king cannot be driven out (seen in matches: a
+// bishop and h-pawn against the bare king judged more than four pawns up).
+bool rook_pawn_fortress(const Position& pos, Color strong) {
+    const Bitboard pawns = pos.pieces(strong, PAWN);
+    const int file = (pawns & ~FILE_A_BB) ? 7 : 0;
+    if (pawns & ~file_bb(file)) return false;
+    if (pos.pieces(strong) != (pos.pieces(strong, PAWN, BISHOP) | pos.pieces(strong, KING)))
+        return false;
+    const Square queening = make_square(file, strong == WHITE ? 7 : 0);
+    const Bitboard colour =
+        (DARK_SQUARES_BB & square_bb(queening)) ? DARK_SQUARES_BB : ~DARK_SQUARES_BB;
+    return !(pos.pieces(strong, BISHOP) & colour) &&
+           distance(pos.king_square(~strong), queening) <= 1;
+}
+
 // The endgame scale (of SCALE_NORMAL) when `strong` is ahead: drawish material.
 int endgame_scale(const Position& pos, Color strong) {
     const Color weak = ~strong;
@@ -432,6 +448,7 @@ int endgame_scale(const Position& pos, Color strong) {
             pos.count(strong, KNIGHT) <= 2)
             return 0;
     }
+    if (pawns_strong && !pawns_weak && rook_pawn_fortress(pos, strong)) return 0;
     if (pawns_strong == 1 && npm_strong <= 3 && npm_weak >= 3) {
         // A minor piece (or none) and one pawn against a minor piece or more: the defender
         // gives the piece for the pawn or blockades it, and the rest is a draw. Seen in
