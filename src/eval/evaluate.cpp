@@ -11,6 +11,11 @@ namespace horizon {
 
 namespace {
 
+// The squares of the colour of `s` (dark or light).
+constexpr Bitboard squares_of_colour(Square s) {
+    return (DARK_SQUARES_BB & square_bb(s)) ? DARK_SQUARES_BB : ~DARK_SQUARES_BB;
+}
+
 // ---------------------------------------------------------------------------------------
 // Masks, built once at compile time.
 
@@ -254,8 +259,7 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
                 sink.add(Term::minor_king_distance, 0, c, distance(s, pos.king_square(c)));
             }
             if (pt == BISHOP) {
-                const Bitboard colour =
-                    (DARK_SQUARES_BB & square_bb(s)) ? DARK_SQUARES_BB : ~DARK_SQUARES_BB;
+                const Bitboard colour = squares_of_colour(s);
                 const int bad = popcount(own_pawns & colour);
                 if (bad) sink.add(Term::bad_bishop, 0, c, bad);
                 if ((LONG_DIAGONALS & square_bb(s)) &&
@@ -430,9 +434,7 @@ bool rook_pawn_fortress(const Position& pos, Color strong) {
     if (pos.pieces(strong) != (pos.pieces(strong, PAWN, BISHOP) | pos.pieces(strong, KING)))
         return false;
     const Square queening = make_square(file, strong == WHITE ? 7 : 0);
-    const Bitboard colour =
-        (DARK_SQUARES_BB & square_bb(queening)) ? DARK_SQUARES_BB : ~DARK_SQUARES_BB;
-    return !(pos.pieces(strong, BISHOP) & colour) &&
+    return !(pos.pieces(strong, BISHOP) & squares_of_colour(queening)) &&
            distance(pos.king_square(~strong), queening) <= 1;
 }
 
