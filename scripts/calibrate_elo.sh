@@ -11,7 +11,7 @@
 # Defaults: 100 games, 10+0.1, 2 concurrent games, DIR /tmp/horizon-elo.<ELO>[-h<OTHER>]-<TC>.
 # A stopped run resumes from DIR/state.json. Prints the requested Elo, the measured difference
 # (Horizon minus its opponent) with its 95 % error, the games, and Horizon's illegal moves and
-# time forfeits. fastchess is $FASTCHESS, else on PATH, else /work/fastchess/fastchess.
+# time forfeits. fastchess is $FASTCHESS, else on PATH, else a usual place (scripts/opponents.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin="$root/build/release/horizon"
@@ -32,8 +32,10 @@ shift $((OPTIND - 1))
 [ $# -eq 1 ] || { sed -n '2,15p' "$0"; exit 2; }
 elo=$1
 sf_elo=${sf_elo:-$elo}
-fastchess=${FASTCHESS:-$(command -v fastchess || echo /work/fastchess/fastchess)}
-[ -x "$fastchess" ] || { echo "fastchess not found (set FASTCHESS)" >&2; exit 2; }
+# shellcheck source=opponents.sh
+. "$root/scripts/opponents.sh"
+find_fastchess || exit 2
+fastchess=$FASTCHESS_BIN
 [ -x "$bin" ] || { echo "Horizon binary $bin not found; build it first" >&2; exit 2; }
 bin=$(realpath "$bin")
 out=${out:-/tmp/horizon-elo.$elo-vs-${other:+h$other}${other:-sf$sf_elo}-$tc}

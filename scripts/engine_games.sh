@@ -10,7 +10,7 @@
 # -c: concurrent games (default 2: one per core). Run the same command again after a stop: it
 # goes on from OUT_DIR/fastchess-state.json. Games: OUT_DIR/games.pgn; then
 #   build/release/horizon datagen --from-pgn OUT_DIR/games.pgn --out FILE
-# fastchess is $FASTCHESS, else on PATH, else /work/tools/fastchess/fastchess.
+# fastchess is $FASTCHESS, else on PATH, else a usual place (scripts/opponents.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=""
@@ -27,16 +27,16 @@ while getopts "d:n:t:N:c:e:" opt; do
   esac
 done
 [ -n "$out" ] || { sed -n '2,13p' "$0"; exit 2; }
-fastchess=${FASTCHESS:-$(command -v fastchess || echo /work/tools/fastchess/fastchess)}
-[ -x "$fastchess" ] || { echo "fastchess not found (set FASTCHESS)" >&2; exit 2; }
+# shellcheck source=opponents.sh
+. "$root/scripts/opponents.sh"
+find_fastchess || exit 2
+fastchess=$FASTCHESS_BIN
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cd "$out"
 if [ -f "$out/fastchess-state.json" ]; then
   "$fastchess" -config file="$out/fastchess-state.json" >> "$out/fastchess.out" 2>&1 || true
 else
-  # shellcheck source=opponents.sh
-  . "$root/scripts/opponents.sh"
   args=()
   IFS=, read -ra names <<< "$engines"
   [ "${#names[@]}" -ge 2 ] || { echo "engine_games: name two engines or more" >&2; exit 2; }

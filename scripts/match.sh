@@ -11,8 +11,8 @@
 # OPPONENT: sf<ELO> (Stockfish with UCI_LimitStrength, e.g. sf1350), stockfish, sfclassical
 #           (Stockfish on its hand-crafted evaluation, Use NNUE false), glaurung, toga2,
 #           gnuchess, ethereal, or horizon:<path> (another Horizon build, for SPRT-less A/B).
-# fastchess is looked up as $FASTCHESS, then on PATH, then /opt/fastchess/fastchess; it is built
-# outside this repository (see README, "Playing matches").
+# fastchess is looked up as $FASTCHESS, then on PATH, then in the usual places that
+# scripts/opponents.sh names; it is built outside this repository (see README, "Playing matches").
 # Prints the fastchess result and counts of illegal moves, time forfeits, disconnects/stalls
 # and fastchess warnings about either engine; exits 1 if Horizon had any of those.
 set -euo pipefail
@@ -34,8 +34,10 @@ while getopts "e:o:n:t:d:c:x:u:r" opt; do
     *) sed -n '2,17p' "$0"; exit 2 ;;
   esac
 done
-fastchess=${FASTCHESS:-$(command -v fastchess || echo /opt/fastchess/fastchess)}
-[ -x "$fastchess" ] || { echo "fastchess not found (set FASTCHESS)" >&2; exit 2; }
+# shellcheck source=opponents.sh
+. "$root/scripts/opponents.sh"
+find_fastchess || exit 2
+fastchess=$FASTCHESS_BIN
 out=${out:-$(mktemp -d /tmp/horizon-match.XXXXXX)}
 mkdir -p "$out"
 resuming=0
@@ -47,8 +49,6 @@ if [ "$report_only" = 0 ] && [ "$resuming" = 0 ]; then
 fi
 openings="$root/../shared/openings/random8-balanced.epd"
 
-# shellcheck source=opponents.sh
-. "$root/scripts/opponents.sh"
 case $opponent in
   horizon:*) [ "$resuming" = 1 ] || cp "${opponent#horizon:}" "$out/horizon-base"
              opp=(cmd="$out/horizon-base" name=Horizon-base) ;;

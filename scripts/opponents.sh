@@ -5,6 +5,9 @@
 # NAME: sf<ELO> (Stockfish with UCI_LimitStrength at UCI_Elo ELO, e.g. sf1350), stockfish,
 # sfclassical (Stockfish on its hand-crafted evaluation, Use NNUE false), glaurung, toga2,
 # gnuchess, ethereal. One thread and 16 MiB each where the engine has the options.
+#
+#   find_fastchess        sets FASTCHESS_BIN: $FASTCHESS, else fastchess on PATH, else the first
+#                         of FASTCHESS_PLACES that is there; returns 1 (with a message) if none is
 
 debian_engine() {
   case $1 in
@@ -24,4 +27,23 @@ debian_engine() {
                 option.Hash=16) ;;
     *) return 1 ;;
   esac
+}
+
+# Where a fastchess built from source (`make` in its folder, outside this repository) is
+# usually found; scripts/spsa.py looks in the same places.
+FASTCHESS_PLACES=(/work/tools/fastchess/fastchess /work/fastchess/fastchess
+                  /opt/fastchess/fastchess)
+
+find_fastchess() {
+  FASTCHESS_BIN=${FASTCHESS:-$(command -v fastchess || true)}
+  if [ -z "$FASTCHESS_BIN" ]; then
+    local place
+    for place in "${FASTCHESS_PLACES[@]}"; do
+      [ -x "$place" ] && { FASTCHESS_BIN=$place; break; }
+    done
+  fi
+  [ -n "$FASTCHESS_BIN" ] && [ -x "$FASTCHESS_BIN" ] && return 0
+  echo "fastchess not found: set FASTCHESS to its binary" \
+    "(looked on PATH and in ${FASTCHESS_PLACES[*]})" >&2
+  return 1
 }

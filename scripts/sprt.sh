@@ -13,7 +13,7 @@
 #                stopped resumes from DIR/fastchess-state.json
 #   -f           fixed-games match, no SPRT (with -g: e.g. 400 games for an Elo figure)
 # Prints the verdict, Elo +- error, the pentanomial counts and both `Bench:` signatures.
-# fastchess is $FASTCHESS, else on PATH, else /work/tools/fastchess/fastchess.
+# fastchess is $FASTCHESS, else on PATH, else a usual place (scripts/opponents.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tc=5+0.05
@@ -38,8 +38,10 @@ shift $((OPTIND - 1))
 [ $# -ge 1 ] || { sed -n '2,17p' "$0"; exit 2; }
 base_rev=$1
 new_rev=${2:-WORKTREE}
-fastchess=${FASTCHESS:-$(command -v fastchess || echo /work/tools/fastchess/fastchess)}
-[ -x "$fastchess" ] || { echo "fastchess not found (set FASTCHESS)" >&2; exit 2; }
+# shellcheck source=opponents.sh
+. "$root/scripts/opponents.sh"
+find_fastchess || exit 2
+fastchess=$FASTCHESS_BIN
 
 # Builds REV (a commit, or WORKTREE) into $2 and prints its bench signature.
 build_rev() {

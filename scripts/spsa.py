@@ -18,7 +18,7 @@ tunable constants are UCI options. Games: fastchess, one thread and 16 MiB each,
 ../shared/openings/random8-balanced.epd. The state is DIR/state.json after every iteration: run
 the same command again to go on after a stop. The engine and openings paths are taken afresh at
 each start, so a DIR inside the repository (its state.json committed) resumes on another
-machine. fastchess is $FASTCHESS, else on PATH, else /work/fastchess/fastchess.
+machine. fastchess is $FASTCHESS, else on PATH, else a usual place (FASTCHESS_PLACES).
 """
 
 import argparse
@@ -42,10 +42,18 @@ def read_tunables(text):
     return {m[1]: (int(m[2]), int(m[3]), int(m[4])) for m in LINE.finditer(text)}
 
 
+# The usual places of a fastchess built from source, as FASTCHESS_PLACES in scripts/opponents.sh.
+FASTCHESS_PLACES = ("/work/tools/fastchess/fastchess", "/work/fastchess/fastchess",
+                    "/opt/fastchess/fastchess")
+
+
 def fastchess_path():
-    path = os.environ.get("FASTCHESS") or shutil.which("fastchess") or "/work/fastchess/fastchess"
-    if not os.access(path, os.X_OK):
-        sys.exit("spsa: fastchess not found (set FASTCHESS)")
+    path = os.environ.get("FASTCHESS") or shutil.which("fastchess")
+    if not path:
+        path = next((p for p in FASTCHESS_PLACES if os.access(p, os.X_OK)), "")
+    if not path or not os.access(path, os.X_OK):
+        sys.exit("spsa: fastchess not found: set FASTCHESS to its binary (looked on PATH and in "
+                 + ", ".join(FASTCHESS_PLACES) + ")")
     return path
 
 
