@@ -94,6 +94,20 @@ TEST_CASE("search mates rather than stalemates", "[search]") {
     CHECK(uci_score(s.result.score) == "mate 1");
 }
 
+TEST_CASE("search holds the wrong-bishop draw: the lone king's moves are not pruned", "[search]") {
+    // King, light bishop and h-pawn against the king in the dark corner h8: a draw. With
+    // move-count pruning in the defender's king-only nodes its one holding move (Kh8 after
+    // h7) went unsearched, and the search reported +4.5 to +10.6 at depths 15 to 20.
+    Engine engine;
+    const auto s = search(engine, "7k/8/6K1/8/8/5B1P/8/8 w - - 0 1", 18);
+    REQUIRE(s.reports.size() == 18);
+    for (const auto& r : s.reports) {
+        INFO("depth " << r.depth);
+        CHECK(r.score > -150);
+        CHECK(r.score < 150);
+    }
+}
+
 TEST_CASE("search sees the quiet mate a null move threatens", "[search]") {
     // Win at Chess 1: Qg6 threatens Qh7 mate, which no capture reaches. A null move that
     // drops straight into quiescence sees the threat only if quiescence tries quiet checks

@@ -595,6 +595,9 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     TriedMoves tried;
     int move_count = 0;
     bool skip_quiets = false;
+    // Moves are pruned by count and margin only where the side to move has pieces: with king
+    // and pawns alone the few moves there are may each be the only one that holds.
+    const bool may_prune = !root && !full_width_ && has_non_pawn_material(pos, pos.side_to_move());
     std::size_t root_index = std::size_t(pv_index_);
 
     for (;;) {
@@ -602,7 +605,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         if (!m) break;
         if (m == excluded) continue;
         const MoveInfo mi = move_info(pos, m, ++move_count, oc, check_info);
-        if (!root && !full_width_ && best > -SCORE_TB_WIN_IN_MAX_PLY &&
+        if (may_prune && best > -SCORE_TB_WIN_IN_MAX_PLY &&
             prune_move(pos, mi, depth, ss->static_eval, alpha, is_improving, skip_quiets))
             continue;
 
