@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""A player's score and Elo difference from a match runner's PGN, with pentanomial statistics.
+
+    scripts/pgn_score.py GAMES.pgn PLAYER
+
+fastchess prints its summary only every so many games, so a match stopped early (a session's
+end, Ctrl-C) leaves games after its last summary uncounted. This reads every finished game of
+GAMES.pgn instead. The two games of one [Round] (one opening, both colours, fastchess -repeat)
+are a pair; a round with one game finished so far is left out. Prints the games, wins, draws
+and losses of PLAYER (its [White]/[Black] name), its score, the pentanomial counts (pairs that
+scored 0, 0.5, 1, 1.5 and 2 points) and the Elo difference with its 95 % error, from the
+variance of the pair scores as fastchess reports it.
+"""
+import math
+import re
+import sys
+from collections import defaultdict
+
+POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
+
+
+def player_points(text, player):
+    """round -> the points PLAYER scored in each finished game of that round."""
+    rounds = defaultdict(list)
+    for chunk in text.split('[Event ')[1:]:
+        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', chunk, re.M))
+        result = POINTS.get(tags.get("Result", "*"))
+        if result is None:
+            continue
+        if tags.get("White") == player:
+            rounds[tags.get("Round", "?")].append(result[0])
+        elif tags.get("Black") == player:
+            rounds[tags.get("Round", "?")].append(result[1])
+    return rounds
+
+
+def elo(score):
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: no "-0.0" at 50 %
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__.strip())
+        return 2
+    with open(sys.argv[1], encoding="utf-8", errors="replace") as f:
+        rounds = player_points(f.read(), sys.argv[2])
+    games = [p for r in rounds.values() for p in r]
+    pairs = [sum(r) for r in rounds.values() if len(r) == 2]
+    if not pairs:
+        print(f"no finished pair of games for {sys.argv[2]} in {sys.argv[1]}")
+        return 1
+    wins, draws = games.count(1.0), games.count(0.5)
+    print(f"{sys.argv[2]}: {len(games)} games, +{wins} ={draws} -{len(games) - wins - draws}, "
+          f"score {100 * sum(games) / len(games):.1f} %")
+    penta = [sum(1 for p in pairs if p == k / 2) for k in range(5)]
+    mean = sum(pairs) / (2 * len(pairs))
+    var = sum((p / 2 - mean)**2 for p in pairs) / len(pairs)
+    error = 1.96 * math.sqrt(var / len(pairs))
+    low, high = elo(mean - error), elo(mean + error)
+    print(f"pairs {len(pairs)} ({2 * len(pairs)} games), pentanomial {penta}: "
+          f"score {100 * mean:.1f} %, Elo {elo(mean):+.1f} +/- {(high - low) / 2:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
