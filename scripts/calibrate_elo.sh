@@ -10,8 +10,9 @@
 #
 # Defaults: 100 games, 10+0.1, 2 concurrent games, DIR /tmp/horizon-elo.<ELO>[-h<OTHER>]-<TC>.
 # A stopped run resumes from DIR/state.json. Prints the requested Elo, the measured difference
-# (Horizon minus its opponent) with its 95 % error, the games, and Horizon's illegal moves and
-# time forfeits. fastchess is $FASTCHESS, else on PATH, else a usual place (scripts/opponents.sh).
+# (Horizon minus its opponent) with its 95 % error over the finished pairs of games, the games,
+# and Horizon's illegal moves and time forfeits (all from DIR/games.pgn, so also after a stop).
+# fastchess is $FASTCHESS, else on PATH, else a usual place (scripts/opponents.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin="$root/build/release/horizon"
@@ -70,13 +71,15 @@ else
 fi
 rc=$?
 set -e
-# fastchess's last summary: "Elo: D +/- E, nElo: ..." and "Games: N, Wins: ...".
-diff=$(grep -E "^Elo:" fastchess.out | tail -1 |
-  sed -E 's/^Elo: ([^ ]+) \+\/- ([^,]+).*/\1 \2/')
-played=$(grep -E "^Games:" fastchess.out | tail -1 |
-  sed -E 's/^Games: ([0-9]+).*Points: ([0-9.]+) \(([0-9.]+) %\).*/\1 \3/')
-read -r d e <<< "${diff:-nan nan}"
-read -r n pct <<< "${played:-0 nan}"
+# Every finished game, also those after fastchess's last summary (a run stopped early), as
+# scripts/pgn_score.py reads them from games.pgn.
+score=$(python3 "$root/scripts/pgn_score.py" games.pgn "Horizon-$elo" 2> /dev/null || true)
+n=$(sed -nE 's/^[^:]+: ([0-9]+) games.*score ([0-9.]+) %$/\1/p' <<< "$score")
+pct=$(sed -nE 's/^[^:]+: ([0-9]+) games.*score ([0-9.]+) %$/\2/p' <<< "$score")
+d=$(sed -nE 's/^pairs .*Elo ([-+0-9.]+) \+\/- ([0-9.]+)$/\1/p' <<< "$score")
+e=$(sed -nE 's/^pairs .*Elo ([-+0-9.]+) \+\/- ([0-9.]+)$/\2/p' <<< "$score")
+pairs=$(sed -nE 's/^pairs ([0-9]+) .*/\1/p' <<< "$score")
+n=${n:-0} pct=${pct:-nan} d=${d:-nan} e=${e:-nan} pairs=${pairs:-0}
 horizon_side() { # the count of games in games.pgn whose end names Horizon-$elo's colour
   awk -v me="Horizon-$elo" -v what="$1" '
     /^\[White "/ { w = ($0 ~ "\"" me "\"") } /^\[Black "/ { b = ($0 ~ "\"" me "\"") }
@@ -84,6 +87,6 @@ horizon_side() { # the count of games in games.pgn whose end names Horizon-$elo'
     END { print c + 0 }' games.pgn 2>/dev/null || echo 0
 }
 echo "requested $elo against ${other:+Horizon }${other:-Stockfish $sf_elo}, $tc:" \
-  "measured $d +/- $e Elo (Horizon's score $pct %), games $n"
+  "measured $d +/- $e Elo over $pairs pairs (Horizon's score $pct %), games $n"
 echo "Horizon: illegal moves $(horizon_side 'illegal move')," \
   "time forfeits $(horizon_side 'loses on time') (fastchess exit $rc; details in $out)"
