@@ -74,12 +74,10 @@ set -e
 # Every finished game, also those after fastchess's last summary (a run stopped early), as
 # scripts/pgn_score.py reads them from games.pgn.
 score=$(python3 "$root/scripts/pgn_score.py" games.pgn "Horizon-$elo" 2> /dev/null || true)
-n=$(sed -nE 's/^[^:]+: ([0-9]+) games.*score ([0-9.]+) %$/\1/p' <<< "$score")
-pct=$(sed -nE 's/^[^:]+: ([0-9]+) games.*score ([0-9.]+) %$/\2/p' <<< "$score")
-d=$(sed -nE 's/^pairs .*Elo ([-+0-9.]+) \+\/- ([0-9.]+)$/\1/p' <<< "$score")
-e=$(sed -nE 's/^pairs .*Elo ([-+0-9.]+) \+\/- ([0-9.]+)$/\2/p' <<< "$score")
-pairs=$(sed -nE 's/^pairs ([0-9]+) .*/\1/p' <<< "$score")
-n=${n:-0} pct=${pct:-nan} d=${d:-nan} e=${e:-nan} pairs=${pairs:-0}
+played=$(sed -nE 's/^[^:]+: ([0-9]+) games.*score ([0-9.]+) %$/\1 \2/p' <<< "$score")
+diff=$(sed -nE 's/^pairs ([0-9]+) .*Elo ([-+0-9.]+) \+\/- ([0-9.]+)$/\1 \2 \3/p' <<< "$score")
+read -r n pct <<< "${played:-0 nan}"
+read -r pairs d e <<< "${diff:-0 nan nan}"
 horizon_side() { # the count of games in games.pgn whose end names Horizon-$elo's colour
   awk -v me="Horizon-$elo" -v what="$1" '
     /^\[White "/ { w = ($0 ~ "\"" me "\"") } /^\[Black "/ { b = ($0 ~ "\"" me "\"") }

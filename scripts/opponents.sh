@@ -7,7 +7,8 @@
 # gnuchess, ethereal. One thread and 16 MiB each where the engine has the options.
 #
 #   find_fastchess        sets FASTCHESS_BIN: $FASTCHESS, else fastchess on PATH, else the first
-#                         of FASTCHESS_PLACES that is there; returns 1 (with a message) if none is
+#                         of FASTCHESS_PLACES that is there; returns 1, with a message, if none
+#                         is found
 
 debian_engine() {
   case $1 in
