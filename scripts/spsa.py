@@ -16,9 +16,10 @@ and a is R_END * C_END^2, R_END = 0.002.
 The engine is the `spsa` build (cmake --preset spsa && cmake --build --preset spsa), whose
 tunable constants are UCI options. Games: fastchess, one thread and 16 MiB each, openings
 ../shared/openings/random8-balanced.epd. The state is DIR/state.json after every iteration: run
-the same command again to go on after a stop. The engine and openings paths are taken afresh at
-each start, so a DIR inside the repository (its state.json committed) resumes on another
-machine. fastchess is $FASTCHESS, else on PATH, else a usual place (FASTCHESS_PLACES).
+the same command again to go on after a stop. Every finished iteration's games are added to
+DIR/games.pgn (not committed: *.pgn is ignored), training data for `horizon datagen
+--from-pgn`. The engine and openings paths are taken afresh at each start, so a DIR inside the
+repository (its state.json committed) resumes on another machine. fastchess is $FASTCHESS, else on PATH, else a usual place (FASTCHESS_PLACES).
 """
 
 import argparse
@@ -90,6 +91,14 @@ def play(state, plus, minus, k, work):
         sys.exit("spsa: fastchess gave no result:\n" + run.stdout[-2000:] + run.stderr[-2000:])
     games, wins, losses, draws = map(int, found[-1])
     return games, wins, losses, draws
+
+
+def keep_games(work, run_dir):
+    """Appends the iteration's games to DIR/games.pgn: self-play at the run's limit, which
+    `horizon datagen --from-pgn` turns into training positions."""
+    with open(os.path.join(work, "games.pgn")) as src, \
+            open(os.path.join(run_dir, "games.pgn"), "a") as dest:
+        shutil.copyfileobj(src, dest)
 
 
 def status(state):
@@ -179,6 +188,7 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
         games, wins, losses, draws = play(state, plus, minus, k, work)
+        keep_games(work, args.dir)
         result = wins - losses
         for name, (_, lo, hi) in state["params"].items():
             a_k, c_k = g[name]
