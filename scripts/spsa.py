@@ -19,7 +19,8 @@ tunable constants are UCI options. Games: fastchess, one thread and 16 MiB each,
 the same command again to go on after a stop. Every finished iteration's games are added to
 DIR/games.pgn (not committed: *.pgn is ignored), training data for `horizon datagen
 --from-pgn`. The engine and openings paths are taken afresh at each start, so a DIR inside the
-repository (its state.json committed) resumes on another machine. fastchess is $FASTCHESS, else on PATH, else a usual place (FASTCHESS_PLACES).
+repository (its state.json committed) resumes on another machine. fastchess is $FASTCHESS, else
+on PATH, else a usual place (FASTCHESS_PLACES).
 """
 
 import argparse
