@@ -9,7 +9,10 @@ Positions come from `horizon tbprobe --random --material ...` (the fifty-move co
          its seventh rank, all drawn; Horizon plays Black against Stockfish with the tables.
 Games are played to their end by fastchess (no adjudication: mate, the fifty-move rule,
 repetition or dead material ends them). Prints how many wins were converted within the
-fifty-move rule and how many draws were lost, with Horizon given the tables and without.
+fifty-move rule and how many draws were lost, with Horizon given the tables and without
+(--without-tables), or only without (--only-without-tables: two builds compared on the same
+positions, which depend on --seed alone). Exits 1 when, with tables, a win is not converted or
+a draw is lost.
 
     scripts/tb_conversion.py build/release/horizon --tables ../shared/syzygy \\
         --fastchess ../fastchess/fastchess --positions 200 --tc 1+0.01
@@ -104,6 +107,8 @@ def main():
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--without-tables", action="store_true",
                     help="also play the same positions with Horizon given no tables")
+    ap.add_argument("--only-without-tables", action="store_true",
+                    help="play them only with Horizon given no tables (builds compared)")
     args = ap.parse_args()
 
     tables = os.path.abspath(args.tables)
@@ -121,8 +126,8 @@ def main():
 
     stockfish = ("stockfish", args.stockfish,
                  {"SyzygyPath": tables, "Threads": 1, "Hash": 16})
-    runs = [("with tables", {"SyzygyPath": tables})]
-    if args.without_tables:
+    runs = [] if args.only_without_tables else [("with tables", {"SyzygyPath": tables})]
+    if args.without_tables or args.only_without_tables:
         runs.append(("without tables", {}))
     ok = True
     for label, extra in runs:

@@ -814,6 +814,23 @@ TEST_CASE("eval: the threat, pawn and king terms count what they name, in both c
         {"4k3/8/8/8/8/8/R7/R3K3 w - - 0 1", Term::doubled_rooks, 0, 2, 0},
         // The queen hits g4-g8 of the black king's flank (files e-h, ranks 4-8).
         {"7k/8/8/8/8/8/8/4K1Q1 w - - 0 1", Term::king_flank_attacks, 0, 5, 0},
+        // Against the bare king on h8: three files and three ranks from the centre; the
+        // kings (e1, h8) seven apart. On d5 it is in the centre, two squares from e3.
+        {"7k/8/8/8/8/8/8/R3K3 w - - 0 1", Term::mop_up_edge, 0, 6, 0},
+        {"7k/8/8/8/8/8/8/R3K3 w - - 0 1", Term::mop_up_kings, 0, 0, 0},
+        {"8/8/8/3k4/8/4K3/8/R7 w - - 0 1", Term::mop_up_edge, 0, 0, 0},
+        {"8/8/8/3k4/8/4K3/8/R7 w - - 0 1", Term::mop_up_kings, 0, 5, 0},
+        {"8/8/8/8/8/8/6k1/R3K3 w - - 0 1", Term::mop_up_edge, 0, 4, 0},
+        // Not while the lone side keeps a pawn, nor without the material to mate.
+        {"7k/7p/8/8/8/8/8/R3K3 w - - 0 1", Term::mop_up_edge, 0, 0, 0},
+        {"7k/8/8/8/8/8/8/2B1KB2 w - - 0 1", Term::mop_up_edge, 0, 6, 0},
+        {"7k/8/8/8/8/8/8/1B2KB2 w - - 0 1", Term::mop_up_edge, 0, 0, 0},
+        {"7k/8/8/8/8/8/8/4KN2 w - - 0 1", Term::mop_up_edge, 0, 0, 0},
+        // Bishop and knight: the dark bishop (c1) mates in a1 or h8, the light one (f1) in a8
+        // or h1. The king on g8 is one step from h8 and six from a8.
+        {"6k1/8/8/8/8/8/8/2B1KN2 w - - 0 1", Term::mop_up_corner, 0, 6, 0},
+        {"6k1/8/8/8/8/8/8/4KBN1 w - - 0 1", Term::mop_up_corner, 0, 1, 0},
+        {"6k1/8/8/8/8/8/8/R1B1KN2 w - - 0 1", Term::mop_up_corner, 0, 0, 0},
     };
     for (const auto& c : cases) {
         INFO(c.fen << " " << TERM_NAMES[int(c.term)] << "[" << c.index << "]");

@@ -118,6 +118,42 @@ TEST_CASE("search sees the quiet mate a null move threatens", "[search]") {
     CHECK(uci(engine, s.result.best) == "g3g6");
 }
 
+namespace {
+
+// Plays on from `fen`, both sides searching `nodes` nodes a move with one engine (its table
+// kept from move to move, as in a game): the plies until the side to move is checkmated, or
+// -1 when the fifty-move rule comes first.
+int plies_to_mate(const std::string& fen, std::uint64_t nodes) {
+    Engine engine;
+    REQUIRE_FALSE(engine.set_position(fen, {}));
+    for (int ply = 0;; ++ply) {
+        const Position& pos = engine.position();
+        if (is_checkmate(pos)) return ply;
+        if (pos.rule50() >= 100 || !has_legal_move(pos)) return -1;
+        SearchLimits limits;
+        limits.nodes = nodes;
+        const SearchResult r = engine.search_sync(limits, [](const SearchReport&) {});
+        REQUIRE(r.best);
+        REQUIRE_FALSE(engine.play(r.best));
+    }
+}
+
+} // namespace
+
+TEST_CASE("search mates the bare king at 25,000 nodes a move: rook, bishop and knight",
+          "[search]") {
+    // Without the mop-up terms to steer by, the rook drew this one (from a self-play game) by
+    // the fifty-move rule, and bishop and knight drew both of theirs.
+    const char* fens[] = {"8/8/8/8/4K2k/8/6r1/8 b - - 1 71", "8/8/8/8/3k4/8/8/1B2K1N1 w - - 0 1",
+                          "8/2k5/8/8/8/8/8/4KB1N w - - 0 1"};
+    for (const char* fen : fens) {
+        INFO(fen);
+        const int plies = plies_to_mate(fen, 25000);
+        CAPTURE(plies);
+        CHECK(plies > 0);
+    }
+}
+
 TEST_CASE("main picker: a piece attacked by a lesser one moves first and into such attacks last",
           "[search]") {
     // The knight on e4 stands attacked by the pawn on d5; h4 is attacked by the pawn on g5.
