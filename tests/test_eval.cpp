@@ -831,6 +831,7 @@ TEST_CASE("eval: the threat, pawn and king terms count what they name, in both c
         {"6k1/8/8/8/8/8/8/2B1KN2 w - - 0 1", Term::mop_up_corner, 0, 6, 0},
         {"6k1/8/8/8/8/8/8/4KBN1 w - - 0 1", Term::mop_up_corner, 0, 1, 0},
         {"6k1/8/8/8/8/8/8/R1B1KN2 w - - 0 1", Term::mop_up_corner, 0, 0, 0},
+        {"7k/8/8/8/8/8/8/2B1KB2 w - - 0 1", Term::mop_up_corner, 0, 0, 0}, // any corner mates
     };
     for (const auto& c : cases) {
         INFO(c.fen << " " << TERM_NAMES[int(c.term)] << "[" << c.index << "]");

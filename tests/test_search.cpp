@@ -122,7 +122,8 @@ namespace {
 
 // Plays on from `fen`, both sides searching `nodes` nodes a move with one engine (its table
 // kept from move to move, as in a game): the plies until the side to move is checkmated, or
-// -1 when the fifty-move rule comes first.
+// -1 when the game is drawn first (stalemate, or the fifty-move rule, which a repetition also
+// runs into here).
 int plies_to_mate(const std::string& fen, std::uint64_t nodes) {
     Engine engine;
     REQUIRE_FALSE(engine.set_position(fen, {}));

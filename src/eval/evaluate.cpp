@@ -455,8 +455,7 @@ template <class Sink> void mop_up(const Position& pos, Sink& sink, Color c) {
     const int from_centre = (file < 4 ? 3 - file : file - 4) + (rank < 4 ? 3 - rank : rank - 4);
     sink.add(Term::mop_up_edge, 0, c, from_centre);
     sink.add(Term::mop_up_kings, 0, c, 7 - distance(pos.king_square(c), lone));
-    if (pos.pieces(c) == (pos.pieces(c, KING) | pos.pieces(c, BISHOP, KNIGHT)) &&
-        popcount(pos.pieces(c)) == 3) {
+    if (bishop_and_knight && popcount(pos.pieces(c)) == 3) {
         const bool dark = bishops & DARK_SQUARES_BB;
         const Square a = dark ? A1 : A8, b = dark ? H8 : H1;
         sink.add(Term::mop_up_corner, 0, c, 7 - std::min(distance(lone, a), distance(lone, b)));
