@@ -452,7 +452,8 @@ template <class Sink> void mop_up(const Position& pos, Sink& sink, Color c) {
     if (!pos.pieces(c, ROOK, QUEEN) && !bishop_and_knight && !two_bishop_colours) return;
     const Square lone = pos.king_square(them);
     const int file = file_of(lone), rank = rank_of(lone);
-    const int from_centre = (file < 4 ? 3 - file : file - 4) + (rank < 4 ? 3 - rank : rank - 4);
+    // From the edges as passed_file counts files (0..3), so from the centre 3 - that per axis.
+    const int from_centre = 6 - std::min(file, 7 - file) - std::min(rank, 7 - rank);
     sink.add(Term::mop_up_edge, 0, c, from_centre);
     sink.add(Term::mop_up_kings, 0, c, 7 - distance(pos.king_square(c), lone));
     if (bishop_and_knight && popcount(pos.pieces(c)) == 3) {
