@@ -386,6 +386,29 @@ TEST_CASE("eval: dead draws are 0 and drawish endings are scaled down", "[eval]"
           SCALE_NORMAL);
 }
 
+TEST_CASE("eval: a near-draw scale scales the middlegame part too", "[eval]") {
+    // Two knights (phase 2 of 24): the scale is 0, so the score is 0, pieces and all.
+    for (const char* fen :
+         {"8/8/4k3/8/8/2NNK3/8/8 w - - 0 1", "8/8/3k4/8/8/2N3N1/6K1/8 b - - 0 1"}) {
+        INFO(fen);
+        REQUIRE(game_phase(from_fen(fen)) > 0);
+        CHECK(trace_evaluation(from_fen(fen)).scale[WHITE] == 0);
+        CHECK(evaluate(from_fen(fen)) == 0);
+        CHECK(evaluate(from_fen(mirror_fen(fen))) == 0);
+    }
+    // Rook and minor piece against rook, no pawns (phase 5): games from such positions scored
+    // 50 % in self-play, where the middlegame part alone had given the knight 50 cp or more.
+    for (const char* fen :
+         {"8/8/3k4/8/3NR3/8/2K5/4r3 w - - 0 1", "8/8/3k4/8/3BR3/8/2K5/4r3 w - - 0 1"}) {
+        INFO(fen);
+        REQUIRE(trace_evaluation(from_fen(fen)).scale[WHITE] <= SCALE_NEAR_DRAW);
+        const Score score = evaluate(from_fen(fen));
+        CHECK(score > 0);
+        CHECK(score < 64);
+        CHECK(evaluate(from_fen(mirror_fen(fen))) == score);
+    }
+}
+
 TEST_CASE("eval: rook pawns and a bishop of the wrong colour draw against the cornered king",
           "[eval]") {
     // Drawn: the defending king at or next to the queening corner, the bishop (if any) on the
@@ -826,6 +849,14 @@ TEST_CASE("eval: the threat, pawn and king terms count what they name, in both c
         {"7k/8/8/8/8/8/8/2B1KB2 w - - 0 1", Term::mop_up_edge, 0, 6, 0},
         {"7k/8/8/8/8/8/8/1B2KB2 w - - 0 1", Term::mop_up_edge, 0, 0, 0},
         {"7k/8/8/8/8/8/8/4KN2 w - - 0 1", Term::mop_up_edge, 0, 0, 0},
+        // Against a lone piece: with a queen against a rook or two rooks against one, not with
+        // a rook against a minor piece (a draw) nor against a pawn.
+        {"7k/8/8/8/8/8/r7/1Q2K3 w - - 0 1", Term::mop_up_edge, 0, 6, 0},
+        {"7k/8/8/8/8/8/r7/1Q2K3 w - - 0 1", Term::mop_up_kings, 0, 0, 0},
+        {"8/8/8/3k4/8/4K3/r7/RR6 w - - 0 1", Term::mop_up_kings, 0, 5, 0},
+        {"7k/8/8/8/8/8/b7/R3K3 w - - 0 1", Term::mop_up_edge, 0, 0, 0},
+        {"7k/8/8/8/8/8/p7/1Q2K3 w - - 0 1", Term::mop_up_edge, 0, 0, 0},
+        {"7k/8/8/8/8/8/rp6/1Q2K3 w - - 0 1", Term::mop_up_edge, 0, 0, 0},
         // Bishop and knight: the dark bishop (c1) mates in a1 or h8, the light one (f1) in a8
         // or h1. The king on g8 is one step from h8 and six from a8.
         {"6k1/8/8/8/8/8/8/2B1KN2 w - - 0 1", Term::mop_up_corner, 0, 6, 0},

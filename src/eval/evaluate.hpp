@@ -14,6 +14,14 @@ namespace horizon {
 constexpr int PHASE_MAX = 24;
 // Endgame scaling: the endgame part is multiplied by scale / SCALE_NORMAL.
 constexpr int SCALE_NORMAL = 128;
+// A scale this low or lower marks a near-certain draw (a minor piece more without pawns, a
+// fortress): it scales the middlegame part too. The phase counts pieces, so with rook and
+// knight against rook 5/24 of the middlegame part would stay whole: a knight's worth there is
+// some 60 cp, against games from such positions that score 50 %.
+constexpr int SCALE_NEAR_DRAW = 16;
+constexpr int middlegame_scale(int scale) {
+    return scale <= SCALE_NEAR_DRAW ? scale : SCALE_NORMAL;
+}
 
 // Game phase from 0 (pawn endgame) to PHASE_MAX (all pieces on the board).
 int game_phase(const Position& pos);

@@ -31,7 +31,7 @@ namespace {
 // A sample's evaluation and what its gradient needs.
 struct Forward {
     double eval = 0;
-    double mg_factor = 0; // d eval / d mg: phase / PHASE_MAX
+    double mg_factor = 0; // d eval / d mg: middlegame_scale / SCALE_NORMAL · phase / PHASE_MAX
     double eg_factor = 0; // d eval / d eg: scale / SCALE_NORMAL · (PHASE_MAX - phase) / PHASE_MAX
     double danger_mg_slope[COLOR_NB]{}; // d king_danger_mg(d) / d d, at each colour's figure
     double danger_eg_slope[COLOR_NB]{};
@@ -65,7 +65,7 @@ inline Forward forward(const Sample& s, const Coefficient* c, const double* w) {
         }
     }
     const int scale = eg > 0 ? s.scale[WHITE] : s.scale[BLACK];
-    f.mg_factor = double(s.phase) / PHASE_MAX;
+    f.mg_factor = double(middlegame_scale(scale)) / SCALE_NORMAL * double(s.phase) / PHASE_MAX;
     f.eg_factor = double(scale) / SCALE_NORMAL * double(PHASE_MAX - s.phase) / PHASE_MAX;
     f.eval = mg * f.mg_factor + eg * f.eg_factor;
     return f;
