@@ -178,6 +178,36 @@ TEST_CASE("tune: with no epochs the weights come back as engine.json has them", 
           builtin_config().at("engine"));
 }
 
+TEST_CASE("tune: --only fits the terms named and keeps every other weight", "[tune]") {
+    TempFile out_file("only.json");
+    std::string out, err;
+    REQUIRE(tune_with({"--data", FIXTURE, "--out", out_file.path, "--epochs", "3", "--no-wdl",
+                       "--threads", "1", "--only", "tempo,material"},
+                      out, err) == 0);
+    EvalWeights loaded;
+    REQUIRE_FALSE(EvalWeights::load(out_file.path, loaded));
+    const auto& before = default_eval_params().weights;
+    const auto& after = loaded.params.weights;
+    int changed_inside = 0, changed_outside = 0;
+    for (int t = 0; t < TERM_COUNT; ++t) {
+        const bool named = Term(t) == Term::tempo || Term(t) == Term::material;
+        for (int i = TERM_OFFSETS[t]; i < TERM_OFFSETS[t + 1]; ++i) {
+            const bool differs = after[std::size_t(i)].mg != before[std::size_t(i)].mg ||
+                                 after[std::size_t(i)].eg != before[std::size_t(i)].eg;
+            (named ? changed_inside : changed_outside) += differs;
+        }
+    }
+    CHECK(changed_inside > 0);
+    CHECK(changed_outside == 0);
+
+    // A name that is no term is refused, nothing written.
+    TempFile none("none.json");
+    CHECK(tune_with({"--data", FIXTURE, "--out", none.path, "--epochs", "1", "--only", "tempi"},
+                    out, err) != 0);
+    CHECK(err.find("--only: no term 'tempi'") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(none.path));
+}
+
 TEST_CASE("tune: malformed data lines are reported with file and line", "[tune]") {
     const std::string good = "8/8/4k3/8/8/3QK3/8/8 w - - 0 1 | 950 | 1.0\n";
     const std::string draw = "8/8/4k3/8/8/3QK3/8/8 b - - 0 1 | 0 | 0.5\n";

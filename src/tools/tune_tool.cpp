@@ -226,6 +226,7 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
         ("k", "(or --k) the sigmoid scale K; skips its fit", cxxopts::value<double>())
         ("holdout", "fraction of positions held out for the validation loss (0 = none)", cxxopts::value<double>()->default_value("0.05"))
         ("min-count", "keep a weight at its starting value when fewer than N training positions use it", cxxopts::value<std::uint64_t>()->default_value("0"))
+        ("only", "fit only these terms (names as in engine.json, repeat or separate with commas); the rest keep their starting weights", cxxopts::value<std::vector<std::string>>())
         ("skip-bad", "warn about malformed data lines and skip them (default: stop at the first)")
         ("no-wdl", "do not fit the win/draw/loss model")
         ("h,help", "show this help");
@@ -276,6 +277,14 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
         if (args.count("k")) o.k = args["k"].as<double>();
         o.holdout = args["holdout"].as<double>();
         o.min_count = args["min-count"].as<std::uint64_t>();
+        if (args.count("only"))
+            for (const std::string& name : args["only"].as<std::vector<std::string>>()) {
+                if (name.empty()) continue;
+                const auto* it = std::find(std::begin(TERM_NAMES), std::end(TERM_NAMES), name);
+                if (it == std::end(TERM_NAMES))
+                    throw std::invalid_argument("--only: no term '" + name + "'");
+                o.only.push_back(Term(it - std::begin(TERM_NAMES)));
+            }
         o.skip_bad = args.count("skip-bad") > 0;
         o.wdl = args.count("no-wdl") == 0;
         if (o.epochs < 0) throw std::invalid_argument("--epochs must not be negative");

@@ -31,9 +31,16 @@ double seconds_since(Clock::time_point start) {
 
 // Weights that too few training positions use would only fit noise: they keep their start.
 // Returns, per parameter, whether it is frozen.
+// With `only`, the weights of every other term are frozen as well (not counted).
 std::vector<bool> frozen_parameters(const DataSet& data, std::span<const std::uint32_t> train,
-                                    std::uint64_t min_count, int& frozen_weights) {
+                                    std::uint64_t min_count, std::span<const Term> only,
+                                    int& frozen_weights) {
     std::vector<bool> frozen(PARAM_COUNT, false);
+    if (!only.empty())
+        for (int t = 0; t < TERM_COUNT; ++t)
+            if (std::find(only.begin(), only.end(), Term(t)) == only.end())
+                for (int i = TERM_OFFSETS[t]; i < TERM_OFFSETS[t + 1]; ++i)
+                    frozen[std::size_t(2 * i)] = frozen[std::size_t(2 * i + 1)] = true;
     frozen_weights = 0;
     if (min_count == 0) return frozen;
     std::vector<std::uint64_t> uses(WEIGHT_COUNT, 0);
@@ -45,7 +52,7 @@ std::vector<bool> frozen_parameters(const DataSet& data, std::span<const std::ui
             ++uses[std::size_t(c[j].index)];
     }
     for (int i = 0; i < WEIGHT_COUNT; ++i)
-        if (uses[std::size_t(i)] < min_count) {
+        if (uses[std::size_t(i)] < min_count && !frozen[std::size_t(2 * i)]) {
             frozen[std::size_t(2 * i)] = frozen[std::size_t(2 * i + 1)] = true;
             ++frozen_weights;
         }
@@ -232,7 +239,8 @@ std::optional<std::string> run_tuning(const TuneSettings& o, TuneObserver& obser
     observer.epoch_done(EpochReport{0, o.epochs, losses(w), 0, 0});
 
     int frozen_count = 0;
-    const std::vector<bool> frozen = frozen_parameters(data, train, o.min_count, frozen_count);
+    const std::vector<bool> frozen =
+        frozen_parameters(data, train, o.min_count, o.only, frozen_count);
     if (o.min_count > 0) observer.frozen(frozen_count, o.min_count);
 
     // Adam over mini-batches.

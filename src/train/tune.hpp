@@ -35,6 +35,7 @@ struct TuneSettings {
     std::optional<double> k; // else fitted
     double holdout = 0.05;
     std::uint64_t min_count = 0; // weights seen in fewer training positions stay as they start
+    std::vector<Term> only;      // when not empty, the weights of other terms stay as they start
     bool skip_bad = false;
     bool wdl = true;
 };
