@@ -45,12 +45,8 @@ std::optional<std::string> check_bounds(const EvalParams& p) {
 
 std::optional<std::string> EvalParams::from_json(const nlohmann::json& eval, EvalParams& out) {
     if (!eval.is_object()) return "\"eval\" must be an object";
-    for (const auto& [key, value] : eval.items()) {
-        bool known = false;
-        for (const char* name : TERM_NAMES)
-            known |= key == name;
-        if (!known) return "unknown evaluation term " + quoted_key(key);
-    }
+    for (const auto& [key, value] : eval.items())
+        if (!find_term(key)) return "unknown evaluation term " + quoted_key(key);
     EvalParams p;
     for (int t = 0; t < TERM_COUNT; ++t) {
         const char* name = TERM_NAMES[t];

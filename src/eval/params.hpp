@@ -56,6 +56,13 @@ constexpr int WEIGHT_COUNT = TERM_OFFSETS[TERM_COUNT];
 
 constexpr int feature_index(Term t, int i = 0) { return TERM_OFFSETS[int(t)] + i; }
 
+// The term of that name (its engine.json key), if there is one.
+constexpr std::optional<Term> find_term(std::string_view name) {
+    for (int t = 0; t < TERM_COUNT; ++t)
+        if (name == TERM_NAMES[t]) return Term(t);
+    return std::nullopt;
+}
+
 // The kind of each weight's term, by flat index.
 constexpr std::array<TermKind, WEIGHT_COUNT> FEATURE_KINDS = [] {
     std::array<TermKind, WEIGHT_COUNT> kinds{};

@@ -280,10 +280,9 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
         if (args.count("only"))
             for (const std::string& name : args["only"].as<std::vector<std::string>>()) {
                 if (name.empty()) continue;
-                const auto* it = std::find(std::begin(TERM_NAMES), std::end(TERM_NAMES), name);
-                if (it == std::end(TERM_NAMES))
-                    throw std::invalid_argument("--only: no term '" + name + "'");
-                o.only.push_back(Term(it - std::begin(TERM_NAMES)));
+                const std::optional<Term> term = find_term(name);
+                if (!term) throw std::invalid_argument("--only: no term '" + name + "'");
+                o.only.push_back(*term);
             }
         o.skip_bad = args.count("skip-bad") > 0;
         o.wdl = args.count("no-wdl") == 0;
