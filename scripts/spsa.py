@@ -132,7 +132,8 @@ def main():
     ap.add_argument("--tc", default="5+0.05")
     ap.add_argument("--nodes", type=int, default=0, help="fixed nodes a move instead of --tc")
     ap.add_argument("--pairs", type=int, default=2, help="game pairs an iteration")
-    ap.add_argument("--concurrency", type=int, default=2)
+    ap.add_argument("--concurrency", type=int, default=None,
+                    help="games at once (default 2; on a resume, the run's own unless given)")
     ap.add_argument("--params", default="", help="comma-separated names (default: all)")
     ap.add_argument("--engine", default=os.path.join(ROOT, "build", "spsa", "horizon"))
     ap.add_argument("--seed", type=int, default=1)
@@ -149,6 +150,10 @@ def main():
         # kept in the repository resumes on another machine.
         state["engine"] = os.path.abspath(args.engine)
         state["openings"] = OPENINGS
+        # How many games run at once changes no game at fixed nodes (and little at a time
+        # control): a resume may take fewer cores, leaving one to another job, or more.
+        if args.concurrency:
+            state["concurrency"] = args.concurrency
     else:
         tunables = read_tunables(open(PARAMS).read())
         chosen = [p for p in args.params.split(",") if p] or list(tunables)
@@ -157,7 +162,7 @@ def main():
             sys.exit("spsa: not a HORIZON_TUNABLE constant: " + ", ".join(unknown))
         state = {
             "engine": os.path.abspath(args.engine), "tc": args.tc, "nodes": args.nodes,
-            "pairs": args.pairs, "concurrency": args.concurrency, "seed": args.seed,
+            "pairs": args.pairs, "concurrency": args.concurrency or 2, "seed": args.seed,
             "iterations": args.iterations,
             "openings": OPENINGS,
             "params": {p: tunables[p] for p in chosen},
