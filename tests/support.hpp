@@ -85,6 +85,15 @@ inline std::string read_text_file(const std::string& path) {
     return text.str();
 }
 
+// The words of a line (an engine's output line, an option's declaration), split at blanks.
+inline std::vector<std::string> tokens(const std::string& line) {
+    std::istringstream in(line);
+    std::vector<std::string> out;
+    for (std::string t; in >> t;)
+        out.push_back(t);
+    return out;
+}
+
 // The FENs of a perft suite in perft/.
 inline std::vector<std::string> perft_suite_fens(const std::string& file) {
     const std::string path = std::string(HORIZON_SOURCE_DIR) + "/perft/" + file;

@@ -21,20 +21,13 @@ using namespace horizon;
 using namespace std::chrono_literals;
 using test::run_horizon;
 using test::ShellRun;
+using test::tokens;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
 long long ms_since(Clock::time_point t0) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
-}
-
-std::vector<std::string> tokens(const std::string& line) {
-    std::istringstream in(line);
-    std::vector<std::string> out;
-    for (std::string t; in >> t;)
-        out.push_back(t);
-    return out;
 }
 
 // Starts the engine and waits until it is ready.

@@ -75,14 +75,6 @@ bool starts_with(const std::string& s, const std::string& prefix) {
     return s.rfind(prefix, 0) == 0;
 }
 
-std::vector<std::string> tokens(const std::string& line) {
-    std::istringstream in(line);
-    std::vector<std::string> out;
-    for (std::string t; in >> t;)
-        out.push_back(t);
-    return out;
-}
-
 int count_prefix(const std::vector<std::string>& lines, const std::string& prefix) {
     return int(std::count_if(lines.begin(), lines.end(),
                              [&](const std::string& l) { return starts_with(l, prefix); }));
