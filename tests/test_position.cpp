@@ -239,6 +239,19 @@ TEST_CASE("a FEN without move counters: the same reading at every entry point",
     const ShellRun eval_bad = run_horizon("eval " + bad);
     CHECK(eval_bad.status == 2);
     CHECK(eval_bad.output.find("bad FEN") != std::string::npos);
+    // eval also takes it after --fen, as perft and analyze do: quoted, unquoted or with '='.
+    for (const std::string& args :
+         {"eval --fen '" + four + "'", "eval --fen " + four, "eval '--fen=" + four + "'"}) {
+        INFO(args);
+        const ShellRun r = run_horizon(args, false);
+        CHECK(r.status == 0);
+        CHECK(r.output.rfind(full + "\n", 0) == 0);
+    }
+    // An option eval does not know is named, not read as part of the FEN.
+    const ShellRun eval_unknown = run_horizon("eval --depth 3 " + four);
+    CHECK(eval_unknown.status == 2);
+    CHECK(eval_unknown.output.find("unknown option '--depth'") != std::string::npos);
+    CHECK(eval_unknown.output.find("Final evaluation") == std::string::npos);
 }
 
 TEST_CASE("bad FENs are rejected and leave the position unchanged", "[position][fen]") {

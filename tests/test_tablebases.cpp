@@ -316,3 +316,27 @@ TEST_CASE("Bench: the same nodes without tables; with them, its table hits",
     CHECK(with_tables.str().find("Table hits: " + std::to_string(b.tbhits)) != std::string::npos);
     CHECK(with_tables.str().find("Syzygy: found 35 WDL") != std::string::npos);
 }
+
+TEST_CASE("tbprobe: the tables' verdict of a FEN given bare or after --fen; bad options named",
+          "[tablebases][cli]") {
+    const std::string tables = "--syzygy-path '" + tables_folder() + "' ";
+    const std::string krk = "8/8/8/8/8/k7/2R5/4K3 w - - 0 1";
+    // White to move wins with the rook: DTZ 17, as Debian's /usr/games/fathom gives it too.
+    for (const std::string& fen : {krk, "'" + krk + "'", "--fen '" + krk + "'", "--fen " + krk}) {
+        INFO(fen);
+        const ShellRun r = run_horizon("tbprobe " + tables + fen, false);
+        CHECK(r.status == 0);
+        CHECK(r.output == krk + " | win | 17\n");
+    }
+    for (const auto& [args, words] : std::vector<std::pair<std::string, std::string>>{
+             {"tbprobe " + tables + "--dtz " + krk, "unknown option '--dtz'"},
+             {"tbprobe " + krk, "--syzygy-path is needed"},
+             {"tbprobe " + tables + "8/8/8/8/8/8/2R5/4K3 w - - 0 1", "bad FEN"}}) {
+        INFO(args);
+        const ShellRun r = run_horizon(args);
+        INFO(r.output);
+        CHECK(r.status == 2);
+        CHECK(r.output.find(words) != std::string::npos);
+        CHECK(r.output.find("| win") == std::string::npos);
+    }
+}

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 
 #include "core/attacks.hpp"
@@ -628,20 +629,26 @@ std::string format_trace(const Position& pos, const EvalParams& params) {
     const EvalTrace t = trace_evaluation(pos);
     std::ostringstream out;
     char line[192];
+    // The name column is as wide as the longest term name ("king_danger" and "total" are
+    // shorter than some).
+    int width = 0;
+    for (int term = 0; term < TERM_COUNT; ++term)
+        width = std::max(width, int(std::strlen(TERM_NAMES[term])));
+    const std::string rule(std::size_t(width) + 50, '-');
     const auto row = [&](const char* name, int wmg, int weg, int bmg, int beg) {
-        std::snprintf(line, sizeof line, "%-18s | %6d %6d | %6d %6d | %6d %6d\n", name, wmg, weg,
-                      bmg, beg, wmg - bmg, weg - beg);
+        std::snprintf(line, sizeof line, "%-*s | %6d %6d | %6d %6d | %6d %6d\n", width, name, wmg,
+                      weg, bmg, beg, wmg - bmg, weg - beg);
         out << line;
     };
-    std::snprintf(line, sizeof line, "%-18s | %13s | %13s | %13s\n", "term", "white mg  eg",
+    std::snprintf(line, sizeof line, "%-*s | %13s | %13s | %13s\n", width, "term", "white mg  eg",
                   "black mg  eg", "total mg  eg");
-    out << line << std::string(68, '-') << "\n";
+    out << line << rule << "\n";
     for (int term = 0; term < TERM_COUNT; ++term) {
         if (TERM_KINDS[term] != TermKind::LINEAR) continue;
         const TraceSums s = sum_trace(t, params, TERM_OFFSETS[term], TERM_OFFSETS[term + 1]);
         row(TERM_NAMES[term], s.mg[WHITE], s.eg[WHITE], s.mg[BLACK], s.eg[BLACK]);
     }
-    out << std::string(68, '-') << "\n"
+    out << rule << "\n"
         << "King danger: units each side's attack adds up to (not summed below)\n";
     for (int term = 0; term < TERM_COUNT; ++term) {
         if (TERM_KINDS[term] != TermKind::KING_DANGER) continue;
@@ -650,15 +657,16 @@ std::string format_trace(const Position& pos, const EvalParams& params) {
             s.danger_eg[BLACK]);
     }
     const TraceSums all = sum_trace(t, params, 0, WEIGHT_COUNT);
-    out << std::string(68, '-') << "\n";
+    out << rule << "\n";
     const int kd[COLOR_NB][2] = {
         {king_danger_mg(all.danger_mg[WHITE]), king_danger_eg(all.danger_eg[WHITE])},
         {king_danger_mg(all.danger_mg[BLACK]), king_danger_eg(all.danger_eg[BLACK])}};
     row("king_danger", kd[WHITE][0], kd[WHITE][1], kd[BLACK][0], kd[BLACK][1]);
     const int mg = all.mg[WHITE] - all.mg[BLACK] + kd[WHITE][0] - kd[BLACK][0];
     const int eg = all.eg[WHITE] - all.eg[BLACK] + kd[WHITE][1] - kd[BLACK][1];
-    out << std::string(68, '-') << "\n";
-    std::snprintf(line, sizeof line, "%-18s | %13s | %13s | %6d %6d\n", "total", "", "", mg, eg);
+    out << rule << "\n";
+    std::snprintf(line, sizeof line, "%-*s | %13s | %13s | %6d %6d\n", width, "total", "", "", mg,
+                  eg);
     out << line;
     const int tapered = evaluate_trace(t, params);
     out << "Phase: " << t.phase << "/" << PHASE_MAX

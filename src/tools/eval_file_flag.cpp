@@ -31,6 +31,23 @@ std::optional<std::string> take_value_flag(std::vector<std::string>& args, const
     return std::nullopt;
 }
 
+std::optional<std::string> take_fen_words(std::vector<std::string>& args, std::string& fen) {
+    std::string joined;
+    for (const std::string& a : args) {
+        std::string word = a;
+        if (a == "--fen") continue;
+        if (a.rfind("--fen=", 0) == 0)
+            word = a.substr(6);
+        else if (a.rfind("--", 0) == 0)
+            return "unknown option '" + a + "'";
+        if (!joined.empty()) joined.push_back(' ');
+        joined += word;
+    }
+    args.clear();
+    fen = joined;
+    return std::nullopt;
+}
+
 std::optional<std::string> weights_for(const std::optional<std::string>& file, EvalWeights& out) {
     if (!file) {
         out = builtin_weights();

@@ -23,6 +23,12 @@ std::optional<std::string> take_value_flag(std::vector<std::string>& args, const
                                            const std::string& what,
                                            std::optional<std::string>& value_out);
 
+// The position words left in `args` (after the other flags were taken), joined into `fen`:
+// written bare or after `--fen` (`--fen FEN`, quoted or not, or `--fen=FEN`), as `perft` and
+// `analyze` take it. Returns an error message for any other word that starts with "--" (no
+// FEN field does): an option the subcommand does not know.
+std::optional<std::string> take_fen_words(std::vector<std::string>& args, std::string& fen);
+
 // The weights a subcommand evaluates with: those of `file`, or the built-in ones without one.
 // Returns an error message (naming the file and the key) when the file cannot be loaded.
 std::optional<std::string> weights_for(const std::optional<std::string>& file, EvalWeights& out);

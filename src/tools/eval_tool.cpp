@@ -15,11 +15,11 @@
 namespace horizon {
 
 int eval_main(int argc, const char* const* argv) {
-    // horizon eval [--eval-file FILE] [--syzygy-path PATH] [FEN]
+    // horizon eval [--eval-file FILE] [--syzygy-path PATH] [[--fen] FEN]
     std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
     if (args.size() == 1 && (args[0] == "-h" || args[0] == "--help")) {
         std::cout
-            << "usage: horizon eval [--eval-file FILE] [--syzygy-path PATH] [FEN]\n"
+            << "usage: horizon eval [--eval-file FILE] [--syzygy-path PATH] [[--fen] FEN]\n"
                "The static evaluation term by term (the start position when no FEN is given;\n"
                "the built-in weights when no file is), and the Syzygy tables' result where\n"
                "the tables of PATH hold the position.\n";
@@ -35,9 +35,9 @@ int eval_main(int argc, const char* const* argv) {
         return 2;
     }
     std::string fen;
-    for (const std::string& a : args) {
-        if (!fen.empty()) fen.push_back(' ');
-        fen.append(a);
+    if (auto err = take_fen_words(args, fen)) {
+        std::cerr << "horizon eval: " << *err << "\n";
+        return 2;
     }
     Position pos;
     if (!fen.empty()) {

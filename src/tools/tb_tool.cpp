@@ -17,7 +17,7 @@ namespace horizon {
 namespace {
 
 constexpr const char* USAGE =
-    "usage: horizon tbprobe --syzygy-path PATH [FEN ...]\n"
+    "usage: horizon tbprobe --syzygy-path PATH [[--fen] FEN]\n"
     "       horizon tbprobe --syzygy-path PATH --random N [--seed S] [--pieces MIN-MAX]\n"
     "                       [--material KBNvK]\n"
     "Probes the Syzygy tables: one line a position, 'FEN | WDL | DTZ' (WDL: win, cursed win,\n"
@@ -186,8 +186,10 @@ int tbprobe_main(int argc, const char* const* argv) {
         }
     } else {
         std::string fen;
-        for (const auto& a : args)
-            fen += (fen.empty() ? "" : " ") + a;
+        if (auto err = take_fen_words(args, fen)) {
+            std::cerr << "horizon tbprobe: " << *err << "\n";
+            return 2;
+        }
         Position pos;
         if (auto err = pos.set_fen(fen)) {
             std::cerr << "horizon tbprobe: bad FEN: " << err->message << "\n";
