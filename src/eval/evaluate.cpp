@@ -629,8 +629,7 @@ std::string format_trace(const Position& pos, const EvalParams& params) {
     const EvalTrace t = trace_evaluation(pos);
     std::ostringstream out;
     char line[192];
-    // The name column is as wide as the longest term name ("king_danger" and "total" are
-    // shorter than some).
+    // The name column is as wide as the longest term name.
     int width = 0;
     for (int term = 0; term < TERM_COUNT; ++term)
         width = std::max(width, int(std::strlen(TERM_NAMES[term])));

@@ -34,14 +34,11 @@ std::optional<std::string> take_value_flag(std::vector<std::string>& args, const
 std::optional<std::string> take_fen_words(std::vector<std::string>& args, std::string& fen) {
     std::string joined;
     for (const std::string& a : args) {
-        std::string word = a;
         if (a == "--fen") continue;
-        if (a.rfind("--fen=", 0) == 0)
-            word = a.substr(6);
-        else if (a.rfind("--", 0) == 0)
-            return "unknown option '" + a + "'";
+        const bool with_flag = a.rfind("--fen=", 0) == 0;
+        if (!with_flag && a.rfind("--", 0) == 0) return "unknown option '" + a + "'";
         if (!joined.empty()) joined.push_back(' ');
-        joined += word;
+        joined += with_flag ? a.substr(6) : a;
     }
     args.clear();
     fen = joined;

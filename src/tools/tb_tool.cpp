@@ -145,7 +145,16 @@ int tbprobe_main(int argc, const char* const* argv) {
         std::cerr << "horizon tbprobe: " << load.summary() << " in '" << *path << "'\n";
         return 1;
     }
+    std::string fen;
+    if (auto err = take_fen_words(args, fen)) {
+        std::cerr << "horizon tbprobe: " << *err << "\n";
+        return 2;
+    }
     std::vector<Position> positions;
+    if (random && !fen.empty()) {
+        std::cerr << "horizon tbprobe: a FEN or --random, not both\n";
+        return 2;
+    }
     if (random) {
         std::uint64_t n = 0, s = 1;
         int lo = 3, hi = 4;
@@ -185,11 +194,6 @@ int tbprobe_main(int argc, const char* const* argv) {
             if (pos) positions.push_back(*pos);
         }
     } else {
-        std::string fen;
-        if (auto err = take_fen_words(args, fen)) {
-            std::cerr << "horizon tbprobe: " << *err << "\n";
-            return 2;
-        }
         Position pos;
         if (auto err = pos.set_fen(fen)) {
             std::cerr << "horizon tbprobe: bad FEN: " << err->message << "\n";
