@@ -12,6 +12,8 @@
 #   -d DIR       output folder (default /tmp/horizon-sprt.<base>-<new>); a run that was
 #                stopped resumes from DIR/fastchess-state.json
 #   -f           fixed-games match, no SPRT (with -g: e.g. 400 games for an Elo figure)
+#   -A           no adjudication (by default games end early as SELFPLAY_ADJUDICATION in
+#                scripts/opponents.sh says: resign at 6 pawns, draw at 0.2 from move 34)
 # Prints the verdict, Elo +- error, the pentanomial counts and both `Bench:` signatures.
 # fastchess is $FASTCHESS, else on PATH, else a usual place (scripts/opponents.sh).
 set -euo pipefail
@@ -26,16 +28,17 @@ conc=2
 opts=""
 out=""
 fixed=0
-while getopts "t:n:e:a:b:g:c:o:d:f" opt; do
+adjudicate=1
+while getopts "t:n:e:a:b:g:c:o:d:fA" opt; do
   case $opt in
     t) tc=$OPTARG ;; n) nodes=$OPTARG ;; e) elo1=$OPTARG ;; a) alpha=$OPTARG ;;
     b) beta=$OPTARG ;; g) games=$OPTARG ;; c) conc=$OPTARG ;; o) opts=$OPTARG ;;
-    d) out=$OPTARG ;; f) fixed=1 ;;
-    *) sed -n '2,17p' "$0"; exit 2 ;;
+    d) out=$OPTARG ;; f) fixed=1 ;; A) adjudicate=0 ;;
+    *) sed -n '2,19p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '2,17p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,19p' "$0"; exit 2; }
 base_rev=$1
 new_rev=${2:-WORKTREE}
 # shellcheck source=opponents.sh
@@ -76,6 +79,8 @@ if [ -n "$nodes" ]; then each+=(tc=inf nodes="$nodes"); else each+=(tc="$tc"); f
 for o in $opts; do each+=("option.$o"); done
 stat=(-sprt elo0=0 elo1="$elo1" alpha="$alpha" beta="$beta" model=normalized)
 [ "$fixed" = 1 ] && stat=()
+adjudication=()
+[ "$adjudicate" = 1 ] && adjudication=("${SELFPLAY_ADJUDICATION[@]}")
 resume=()
 [ -f "$out/fastchess-state.json" ] && resume=(-config file="$out/fastchess-state.json")
 cd "$out"
@@ -86,7 +91,7 @@ else
     -each "${each[@]}" option.Threads=1 \
     -openings file="$root/../shared/openings/random8-balanced.epd" format=epd order=random \
     -rounds $(( (games + 1) / 2 )) -games 2 -repeat -concurrency "$conc" -recover \
-    "${stat[@]}" -report penta=true -ratinginterval 20 \
+    "${stat[@]}" "${adjudication[@]}" -report penta=true -ratinginterval 20 \
     -config outname="$out/fastchess-state.json" \
     -pgnout file="$out/games.pgn" > "$out/fastchess.out" 2>&1 || true
 fi

@@ -2,7 +2,7 @@
 """SPSA tuning of Horizon's search constants (the HORIZON_TUNABLE lines of src/search/params.hpp).
 
     scripts/spsa.py [--dir DIR] [--iterations N] [--tc 5+0.05 | --nodes N] [--pairs P]
-                    [--concurrency C] [--params NAME,...] [--engine BIN]
+                    [--concurrency C] [--params NAME,...] [--engine BIN] [--no-adjudication]
     scripts/spsa.py --dir DIR --status        what the run has found so far
     scripts/spsa.py --dir DIR --apply         write it into src/search/params.hpp
 
@@ -11,7 +11,9 @@ pairs (both colours of one opening) between the engine with the plus values and 
 with the minus values, and steps every constant by a * (wins - losses) * sign / c. The step
 sizes shrink over the run as in Spall's method: c_k = c / (k + 1)^0.101, a_k = a / (A + k +
 1)^0.602, A = N / 10; at the last iteration c is C_END (a twentieth of the constant's range)
-and a is R_END * C_END^2, R_END = 0.002.
+and a is R_END * C_END^2, R_END = 0.002. Games end early by adjudication as in sprt.sh
+(resign at 6 pawns, draw at 0.2 from move 34) unless --no-adjudication; the run in
+tuning/spsa, begun without it, has had it from iteration 1,256.
 
 The engine is the `spsa` build (cmake --preset spsa && cmake --build --preset spsa), whose
 tunable constants are UCI options. Games: fastchess, one thread and 16 MiB each, openings
@@ -49,6 +51,11 @@ FASTCHESS_PLACES = ("/work/tools/fastchess/fastchess", "/work/fastchess/fastches
                     "/opt/fastchess/fastchess")
 
 
+# Games end early as sprt.sh ends them: SELFPLAY_ADJUDICATION in scripts/opponents.sh.
+ADJUDICATION = ["-resign", "movecount=3", "score=600", "twosided=true",
+                "-draw", "movenumber=34", "movecount=8", "score=20"]
+
+
 def fastchess_path():
     path = os.environ.get("FASTCHESS") or shutil.which("fastchess")
     if not path:
@@ -84,7 +91,8 @@ def play(state, plus, minus, k, work):
         "-openings", f"file={state['openings']}", "format=epd", "order=random",
         "-srand", str(state["seed"] * 1000003 + k),
         "-rounds", str(state["pairs"]), "-games", "2", "-repeat",
-        "-concurrency", str(state["concurrency"]),
+        "-concurrency", str(state["concurrency"])] + (
+        ADJUDICATION if state.get("adjudicate", True) else []) + [
         "-pgnout", f"file={os.path.join(work, 'games.pgn')}"]
     run = subprocess.run(cmd, capture_output=True, text=True, check=False)
     found = re.findall(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)", run.stdout)
@@ -134,6 +142,8 @@ def main():
     ap.add_argument("--pairs", type=int, default=2, help="game pairs an iteration")
     ap.add_argument("--concurrency", type=int, default=None,
                     help="games at once (default 2; on a resume, the run's own unless given)")
+    ap.add_argument("--no-adjudication", action="store_true",
+                    help="play every game to its end (kept in the state: a resume stays so)")
     ap.add_argument("--params", default="", help="comma-separated names (default: all)")
     ap.add_argument("--engine", default=os.path.join(ROOT, "build", "spsa", "horizon"))
     ap.add_argument("--seed", type=int, default=1)
@@ -169,6 +179,8 @@ def main():
             "theta": {p: float(tunables[p][0]) for p in chosen},
             "k": 0, "games": 0, "wins": 0, "losses": 0, "draws": 0,
         }
+    if args.no_adjudication:
+        state["adjudicate"] = False
     if args.status:
         status(state)
         return
