@@ -34,11 +34,11 @@ while getopts "t:n:e:a:b:g:c:o:d:fA" opt; do
     t) tc=$OPTARG ;; n) nodes=$OPTARG ;; e) elo1=$OPTARG ;; a) alpha=$OPTARG ;;
     b) beta=$OPTARG ;; g) games=$OPTARG ;; c) conc=$OPTARG ;; o) opts=$OPTARG ;;
     d) out=$OPTARG ;; f) fixed=1 ;; A) adjudicate=0 ;;
-    *) sed -n '2,19p' "$0"; exit 2 ;;
+    *) sed -n '2,18p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '2,19p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,18p' "$0"; exit 2; }
 base_rev=$1
 new_rev=${2:-WORKTREE}
 # shellcheck source=opponents.sh
