@@ -2,9 +2,10 @@
 """What score adjudication would have done to finished games (fastchess or cutechess PGN whose
 move comments start with the mover's score, "+0.25/12 ..." or "-M5/20 ...").
 
-    scripts/adjudication.py [--resign-moves 3] [--resign-score 600] [--draw-from 34]
-                            [--draw-moves 8] [--draw-score 20] GAMES.pgn ...
+    scripts/adjudication.py [--resign-moves N] [--resign-score CP] [--draw-from MOVE]
+                            [--draw-moves N] [--draw-score CP] GAMES.pgn ...
 
+The defaults are SELFPLAY_ADJUDICATION of scripts/opponents.sh (3, 600, 34, 8, 20 now).
 A game is resigned once both sides have scored the same side at least --resign-score
 centipawns up in each of their last --resign-moves moves (fastchess -resign ... twosided=true),
 and drawn from move --draw-from once both sides have scored within --draw-score in each of
@@ -14,7 +15,31 @@ share of playing time), and how many adjudicated games had ended with another re
 """
 
 import argparse
+import os
 import re
+import subprocess
+
+OPPONENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "opponents.sh")
+
+
+def selfplay_adjudication():
+    """The fastchess arguments of SELFPLAY_ADJUDICATION in scripts/opponents.sh, their one
+    owner (sprt.sh uses them there, spsa.py through this)."""
+    out = subprocess.run(["bash", "-c", '. "$1" && printf "%s\\n" "${SELFPLAY_ADJUDICATION[@]}"',
+                          "bash", OPPONENTS], capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
+def settings(arguments):
+    """{"-resign": {"movecount": "3", ...}, "-draw": {...}} from fastchess arguments."""
+    found, flag = {}, None
+    for word in arguments:
+        if word.startswith("-"):
+            flag = found.setdefault(word, {})
+        else:
+            key, value = word.split("=", 1)
+            flag[key] = value
+    return found
 
 RESULT = re.compile(r'\[Result "([^"]+)"\]')
 FEN = re.compile(r'\[FEN "([^"]+)"\]')
@@ -62,12 +87,14 @@ def adjudicate(white_first, scores, args):
 
 
 def main():
+    used = settings(selfplay_adjudication())  # the defaults: what sprt.sh and spsa.py use
+    resign, draw = used["-resign"], used["-draw"]
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--resign-moves", type=int, default=3)
-    ap.add_argument("--resign-score", type=int, default=600)
-    ap.add_argument("--draw-from", type=int, default=34)
-    ap.add_argument("--draw-moves", type=int, default=8)
-    ap.add_argument("--draw-score", type=int, default=20)
+    ap.add_argument("--resign-moves", type=int, default=int(resign["movecount"]))
+    ap.add_argument("--resign-score", type=int, default=int(resign["score"]))
+    ap.add_argument("--draw-from", type=int, default=int(draw["movenumber"]))
+    ap.add_argument("--draw-moves", type=int, default=int(draw["movecount"]))
+    ap.add_argument("--draw-score", type=int, default=int(draw["score"]))
     ap.add_argument("pgn", nargs="+")
     args = ap.parse_args()
 

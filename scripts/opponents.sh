@@ -30,7 +30,8 @@ debian_engine() {
   esac
 }
 
-# Adjudication of Horizon-against-Horizon games (sprt.sh, and spsa.py with the same values):
+# Adjudication of Horizon-against-Horizon games (sprt.sh; spsa.py and the defaults of
+# scripts/adjudication.py read it from here):
 # resigned once both sides have scored one side 6 pawns or more up for 3 moves each, drawn from
 # move 34 once both have scored within 0.2 pawns for 8 moves each. On the 13,162 games of ten
 # SPRT runs (25,000 nodes a move or 5+0.05) this would have saved 16 % of the plies; 67 of the

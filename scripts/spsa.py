@@ -26,6 +26,7 @@ on PATH, else a usual place (FASTCHESS_PLACES).
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import random
@@ -52,8 +53,10 @@ FASTCHESS_PLACES = ("/work/tools/fastchess/fastchess", "/work/fastchess/fastches
 
 
 # Games end early as sprt.sh ends them: SELFPLAY_ADJUDICATION in scripts/opponents.sh.
-ADJUDICATION = ["-resign", "movecount=3", "score=600", "twosided=true",
-                "-draw", "movenumber=34", "movecount=8", "score=20"]
+_spec = importlib.util.spec_from_file_location(
+    "adjudication", os.path.join(os.path.dirname(os.path.abspath(__file__)), "adjudication.py"))
+adjudication = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(adjudication)
 
 
 def fastchess_path():
@@ -92,7 +95,7 @@ def play(state, plus, minus, k, work):
         "-srand", str(state["seed"] * 1000003 + k),
         "-rounds", str(state["pairs"]), "-games", "2", "-repeat",
         "-concurrency", str(state["concurrency"])] + (
-        ADJUDICATION if state.get("adjudicate", True) else []) + [
+        adjudication.selfplay_adjudication() if state.get("adjudicate", True) else []) + [
         "-pgnout", f"file={os.path.join(work, 'games.pgn')}"]
     run = subprocess.run(cmd, capture_output=True, text=True, check=False)
     found = re.findall(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)", run.stdout)
