@@ -116,6 +116,19 @@ constexpr Term PSQT_TERM[] = {Term::psqt_pawn,   Term::psqt_pawn, Term::psqt_kni
 constexpr Term MOBILITY_TERM[] = {Term::tempo,           Term::tempo,         Term::mobility_knight,
                                   Term::mobility_bishop, Term::mobility_rook, Term::mobility_queen};
 
+// The pieces (of either side) that stand alone between `target` and one of `sliders`, which
+// lie on its lines: move one and the slider hits the target.
+Bitboard lone_blockers(const Position& pos, Square target, Bitboard sliders) {
+    Bitboard blockers = 0;
+    const Bitboard occ = pos.pieces();
+    while (sliders) {
+        const Square s = pop_lsb(sliders);
+        const Bitboard between = between_bb(target, s) & ~square_bb(s) & occ;
+        if (between && !more_than_one(between)) blockers |= between;
+    }
+    return blockers;
+}
+
 // ---------------------------------------------------------------------------------------
 // Sinks
 
@@ -125,6 +138,8 @@ struct ScoreSink {
     int eg = 0;
     int danger_mg[COLOR_NB]{};
     int danger_eg[COLOR_NB]{};
+    int complexity_mg = 0;
+    int complexity_eg = 0;
     void add(Term t, int i, Color c, int count) {
         const Weight w = params.weights[feature_index(t, i)];
         const int n = c == WHITE ? count : -count;
@@ -136,12 +151,19 @@ struct ScoreSink {
         danger_mg[c] += count * w.mg;
         danger_eg[c] += count * w.eg;
     }
+    void complexity(int i, int count) {
+        const Weight w = params.weights[feature_index(Term::complexity, i)];
+        complexity_mg += count * w.mg;
+        complexity_eg += count * w.eg;
+    }
 };
 
 struct TraceSink {
     EvalTrace& trace;
     void add(Term t, int i, Color c, int count) { trace.counts[c][feature_index(t, i)] += count; }
     void danger(Term t, int i, Color c, int count) { add(t, i, c, count); }
+    // Complexity features belong to neither side: white's counts hold them.
+    void complexity(int i, int count) { add(Term::complexity, i, WHITE, count); }
 };
 
 // ---------------------------------------------------------------------------------------
@@ -161,8 +183,12 @@ void pawn_structure(const Position& pos, Sink& sink, Bitboard passed[COLOR_NB]) 
 
             const bool isolated = !(own & adjacent);
             const bool supported = pawn_attacks(~c, s) & own;
+            const bool doubled = own & forward_file(~c, s);
             if (isolated) sink.add(Term::isolated_pawn, 0, c, 1);
-            if (own & forward_file(~c, s)) sink.add(Term::doubled_pawn, 0, c, 1);
+            if (doubled) sink.add(Term::doubled_pawn, 0, c, 1);
+            if (doubled && isolated) sink.add(Term::doubled_isolated, 0, c, 1);
+            if ((rr == 4 || rr == 5) && (theirs & square_bb(Square(s + pawn_push(c)))))
+                sink.add(Term::blocked_pawn, rr - 4, c, 1);
             if (supported) sink.add(Term::supported_pawn, rr, c, 1);
             if (own & adjacent & rank_bb(rank_of(s))) sink.add(Term::phalanx_pawn, rr, c, 1);
 
@@ -218,8 +244,9 @@ struct AttackInfo {
     Bitboard twice[COLOR_NB]{};        // attacked at least twice
     Bitboard zone[COLOR_NB]{};         // the squares around c's king
     Bitboard mobility_area[COLOR_NB]{};
-    Bitboard outposts[COLOR_NB]{};  // empty or not, c's outpost squares
-    int zone_attackers[COLOR_NB]{}; // c's pieces attacking the other king's zone
+    Bitboard outposts[COLOR_NB]{};   // empty or not, c's outpost squares
+    Bitboard pawn_proof[COLOR_NB]{}; // squares no pawn of the other side can ever attack
+    int zone_attackers[COLOR_NB]{};  // c's pieces attacking the other king's zone
     int zone_attacks[COLOR_NB]{};
 
     void add(Color c, PieceType pt, Bitboard a) {
@@ -243,7 +270,8 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
             const Bitboard a = piece_attacks(pt, s, occ);
             ai.add(c, pt, a);
             sink.add(PSQT_TERM[pt], relative_square(c, s), c, 1);
-            sink.add(MOBILITY_TERM[pt], popcount(a & ai.mobility_area[c]), c, 1);
+            const int mobility = popcount(a & ai.mobility_area[c]);
+            sink.add(MOBILITY_TERM[pt], mobility, c, 1);
             if (a & ai.zone[them]) {
                 ++ai.zone_attackers[c];
                 ai.zone_attacks[c] += popcount(a & ai.zone[them]);
@@ -278,6 +306,21 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
                     sink.add(Term::rook_on_seventh, 0, c, 1);
                 if (file & pos.pieces(them, QUEEN)) sink.add(Term::rook_on_queen_file, 0, c, 1);
                 if (a & file & pos.pieces(c, ROOK)) sink.add(Term::doubled_rooks, 0, c, 1);
+                const Square ksq = pos.king_square(c);
+                const int kf = file_of(ksq), rf = file_of(s);
+                if (mobility <= 3 && relative_rank(c, rank_of(ksq)) == 0 && rf != kf &&
+                    (kf < 4) == (rf < kf)) {
+                    const bool can_castle = pos.castling_rights() & (c == WHITE ? 3 : 12);
+                    sink.add(Term::trapped_rook, can_castle ? 0 : 1, c, 1);
+                }
+            }
+            if (pt == QUEEN) {
+                if (rr >= 4 && (ai.pawn_proof[c] & square_bb(s)))
+                    sink.add(Term::queen_infiltration, 0, c, 1);
+                const Bitboard sliders = (rook_attacks(s, 0) & pos.pieces(them, ROOK)) |
+                                         (bishop_attacks(s, 0) & pos.pieces(them, BISHOP));
+                if (int n = popcount(lone_blockers(pos, s, sliders)))
+                    sink.add(Term::weak_queen, 0, c, n);
             }
         }
     }
@@ -333,6 +376,17 @@ void king_attack(const Position& pos, Sink& sink, const AttackInfo& ai, Color c)
         straight & ai.by[c][ROOK] & safe, (diagonal | straight) & ai.by[c][QUEEN] & safe};
     for (int i = 0; i < 4; ++i)
         if (checks[i]) sink.danger(Term::safe_check, i, c, popcount(checks[i]));
+    const Bitboard unsafe = ((knight_attacks(ksq) & ai.by[c][KNIGHT]) |
+                             (diagonal & (ai.by[c][BISHOP] | ai.by[c][QUEEN])) |
+                             (straight & (ai.by[c][ROOK] | ai.by[c][QUEEN]))) &
+                            ~pos.pieces(c) & ai.by[them][0];
+    if (unsafe) sink.danger(Term::unsafe_check, 0, c, popcount(unsafe));
+    const Bitboard pinners = (rook_attacks(ksq, 0) & pos.pieces(c, ROOK, QUEEN)) |
+                             (bishop_attacks(ksq, 0) & pos.pieces(c, BISHOP, QUEEN));
+    if (int n = popcount(lone_blockers(pos, ksq, pinners) & pos.pieces(them)))
+        sink.danger(Term::king_blockers, 0, c, n);
+    if (int n = popcount(pos.pieces(them, KNIGHT) & ai.zone[them]))
+        sink.danger(Term::knight_defender, 0, c, n);
     sink.danger(Term::king_zone_attacks, 0, c, ai.zone_attacks[c]);
     const Bitboard defended =
         ai.by[them][PAWN] | ai.by[them][KNIGHT] | ai.by[them][BISHOP] | ai.by[them][ROOK];
@@ -509,6 +563,21 @@ int endgame_scale(const Position& pos, Color strong) {
     return SCALE_NORMAL;
 }
 
+// What makes an advantage easier or harder to win, whoever has it (Term::complexity).
+template <class Sink> void complexity(const Position& pos, Sink& sink, const Bitboard passed[]) {
+    const Bitboard pawns = pos.pieces(PAWN);
+    const Square wk = pos.king_square(WHITE), bk = pos.king_square(BLACK);
+    sink.complexity(0, 1);
+    if (int n = popcount(passed[WHITE] | passed[BLACK])) sink.complexity(1, n);
+    if (int n = popcount(pawns)) sink.complexity(2, n);
+    if (int n = std::abs(file_of(wk) - file_of(bk)) - std::abs(rank_of(wk) - rank_of(bk)))
+        sink.complexity(3, n);
+    if ((pawns & QUEEN_SIDE) && (pawns & ~QUEEN_SIDE)) sink.complexity(4, 1);
+    if (!(pos.pieces(KNIGHT, BISHOP) | pos.pieces(ROOK, QUEEN))) sink.complexity(5, 1);
+    if (int n = (relative_rank(WHITE, rank_of(wk)) >= 4) + (relative_rank(BLACK, rank_of(bk)) >= 4))
+        sink.complexity(6, n);
+}
+
 template <class Sink> void evaluate_all(const Position& pos, Sink& sink, PawnCache* cache) {
     Bitboard passed[COLOR_NB];
     pawn_part(pos, sink, cache, passed);
@@ -525,8 +594,8 @@ template <class Sink> void evaluate_all(const Position& pos, Sink& sink, PawnCac
     }
     for (Color c : {WHITE, BLACK}) {
         ai.mobility_area[c] = ~(pos.pieces(c, PAWN, KING) | ai.by[~c][PAWN]);
-        ai.outposts[c] = OUTPOST_RANKS[c] & ai.by[c][PAWN] &
-                         ~fill_forward(~c, pawn_attacks_of(~c, pos.pieces(~c, PAWN)));
+        ai.pawn_proof[c] = ~fill_forward(~c, pawn_attacks_of(~c, pos.pieces(~c, PAWN)));
+        ai.outposts[c] = OUTPOST_RANKS[c] & ai.by[c][PAWN] & ai.pawn_proof[c];
     }
     for (Color c : {WHITE, BLACK})
         pieces(pos, sink, ai, c);
@@ -538,6 +607,7 @@ template <class Sink> void evaluate_all(const Position& pos, Sink& sink, PawnCac
         mop_up(pos, sink, c);
     }
     sink.add(Term::tempo, 0, pos.side_to_move(), 1);
+    complexity(pos, sink, passed);
 }
 
 // mg and eg totals (white's view) to the tapered, scaled score.
@@ -571,7 +641,10 @@ Score evaluate(const Position& pos, const EvalParams& params, PawnCache* pawns) 
     const int bound = SCORE_EVAL_MAX;
     // Only the stronger side's scale matters: the other is not computed.
     const int scale = endgame_scale(pos, eg > 0 ? WHITE : BLACK);
-    const int score = std::clamp(blend(mg, eg, game_phase(pos), scale), -bound, bound);
+    const int score =
+        std::clamp(blend(with_complexity(mg, sink.complexity_mg),
+                         with_complexity(eg, sink.complexity_eg), game_phase(pos), scale),
+                   -bound, bound);
     return Score(pos.side_to_move() == WHITE ? score : -score);
 }
 
@@ -592,6 +665,7 @@ namespace {
 struct TraceSums {
     int mg[COLOR_NB]{}, eg[COLOR_NB]{};
     int danger_mg[COLOR_NB]{}, danger_eg[COLOR_NB]{};
+    int complexity_mg = 0, complexity_eg = 0; // white's counts hold the complexity features
 };
 
 TraceSums sum_trace(const EvalTrace& t, const EvalParams& params, int first, int last) {
@@ -604,6 +678,9 @@ TraceSums sum_trace(const EvalTrace& t, const EvalParams& params, int first, int
             if (FEATURE_KINDS[i] == TermKind::LINEAR) {
                 s.mg[c] += n * w.mg;
                 s.eg[c] += n * w.eg;
+            } else if (FEATURE_KINDS[i] == TermKind::COMPLEXITY) {
+                s.complexity_mg += n * w.mg;
+                s.complexity_eg += n * w.eg;
             } else {
                 s.danger_mg[c] += n * w.mg;
                 s.danger_eg[c] += n * w.eg;
@@ -622,7 +699,10 @@ int evaluate_trace(const EvalTrace& t, const EvalParams& params) {
     const int eg = s.eg[WHITE] - s.eg[BLACK] + king_danger_eg(s.danger_eg[WHITE]) -
                    king_danger_eg(s.danger_eg[BLACK]);
     const int bound = SCORE_EVAL_MAX;
-    return std::clamp(blend(mg, eg, t.phase, t.scale[eg > 0 ? WHITE : BLACK]), -bound, bound);
+    return std::clamp(blend(with_complexity(mg, s.complexity_mg),
+                            with_complexity(eg, s.complexity_eg), t.phase,
+                            t.scale[eg > 0 ? WHITE : BLACK]),
+                      -bound, bound);
 }
 
 std::string format_trace(const Position& pos, const EvalParams& params) {
@@ -663,9 +743,14 @@ std::string format_trace(const Position& pos, const EvalParams& params) {
     row("king_danger", kd[WHITE][0], kd[WHITE][1], kd[BLACK][0], kd[BLACK][1]);
     const int mg = all.mg[WHITE] - all.mg[BLACK] + kd[WHITE][0] - kd[BLACK][0];
     const int eg = all.eg[WHITE] - all.eg[BLACK] + kd[WHITE][1] - kd[BLACK][1];
-    out << rule << "\n";
-    std::snprintf(line, sizeof line, "%-*s | %13s | %13s | %6d %6d\n", width, "total", "", "", mg,
-                  eg);
+    const int mg_after = with_complexity(mg, all.complexity_mg);
+    const int eg_after = with_complexity(eg, all.complexity_eg);
+    // Complexity belongs to neither side: its figure c, then what it moved the totals by.
+    std::snprintf(line, sizeof line, "%-*s | c %5d %5d | %13s | %6d %6d\n", width, "complexity",
+                  all.complexity_mg, all.complexity_eg, "", mg_after - mg, eg_after - eg);
+    out << line << rule << "\n";
+    std::snprintf(line, sizeof line, "%-*s | %13s | %13s | %6d %6d\n", width, "total", "", "",
+                  mg_after, eg_after);
     out << line;
     const int tapered = evaluate_trace(t, params);
     out << "Phase: " << t.phase << "/" << PHASE_MAX

@@ -20,7 +20,7 @@ struct Weight {
     int eg = 0;
 };
 
-enum class TermKind { LINEAR, KING_DANGER };
+enum class TermKind { LINEAR, KING_DANGER, COMPLEXITY };
 
 enum class Term {
 #define TERM(name, size, kind) name,
@@ -86,6 +86,16 @@ constexpr int king_danger_mg(int d) {
 constexpr int king_danger_eg(int d) {
     d = d < KING_DANGER_CAP ? d : KING_DANGER_CAP;
     return d > 0 ? d / KING_DANGER_EG_DIV : 0;
+}
+
+// Complexity: c, a sum of COMPLEXITY weights times counts, moves a part x (mg or eg) of the
+// evaluation by sign(x) · max(c, -|x|): away from 0 when c > 0, towards it (never past it)
+// when c < 0. The tuner fits the weights through this same function.
+constexpr int with_complexity(int x, int c) {
+    if (x == 0) return 0;
+    const int size = x > 0 ? x : -x;
+    const int moved = size + (c > -size ? c : -size);
+    return x > 0 ? moved : -moved;
 }
 
 struct EvalParams {

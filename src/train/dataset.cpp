@@ -14,7 +14,7 @@
 namespace horizon::tune {
 
 void DataSet::add(Sample s, const Coefficient* coefs) {
-    const std::size_t n = std::size_t(s.linear) + s.danger[WHITE] + s.danger[BLACK];
+    const std::size_t n = s.coefficient_count();
     if ((next_ & (CHUNK_SIZE - 1)) + n > CHUNK_SIZE)
         next_ = ((next_ >> CHUNK_SHIFT) + 1) << CHUNK_SHIFT;
     if (next_ + n >= (std::uint64_t(1) << 32))
@@ -64,6 +64,11 @@ bool make_sample(const Position& pos, int score, int result_halves, Sample& samp
                 push(i, t.counts[c][i]);
         sample.danger[c] = std::uint8_t(coefs.size() - before);
     }
+    const std::size_t before = coefs.size();
+    for (int i = 0; i < WEIGHT_COUNT; ++i)
+        if (FEATURE_KINDS[i] == TermKind::COMPLEXITY && t.counts[WHITE][i])
+            push(i, t.counts[WHITE][i]);
+    sample.complexity = std::uint8_t(coefs.size() - before);
     sample.phase = std::uint8_t(t.phase);
     sample.scale[WHITE] = std::uint8_t(t.scale[WHITE]);
     sample.scale[BLACK] = std::uint8_t(t.scale[BLACK]);
@@ -169,7 +174,7 @@ std::optional<std::string> load_data(const LoadOptions& options, WorkerPool& poo
                 const Coefficient* c = l.coefs.data();
                 for (const Sample& s : l.samples) {
                     data.add(s, c);
-                    c += std::size_t(s.linear) + s.danger[WHITE] + s.danger[BLACK];
+                    c += s.coefficient_count();
                     ++report.results[s.result];
                 }
                 report.dead_draws += std::exchange(l.dead, 0);

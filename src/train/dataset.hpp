@@ -18,7 +18,8 @@
 namespace horizon::tune {
 
 // One feature of a sample: its flat weight index and its count (for LINEAR features white's
-// count minus black's, for KING_DANGER features the attacking colour's count).
+// count minus black's, for KING_DANGER features the attacking colour's count, for COMPLEXITY
+// features the count, which belongs to neither side).
 struct Coefficient {
     std::int16_t index;
     std::int16_t count;
@@ -33,6 +34,12 @@ struct Sample {
     std::uint8_t result;           // white's points in halves: 0 (loss), 1 (draw), 2 (win)
     std::int16_t score;            // search score, centipawns, white's view (clamped)
     std::uint8_t material;         // the WDL model's measure: wdl_material(), at most 255
+    std::uint8_t complexity;       // COMPLEXITY counts, after the KING_DANGER ones
+
+    // Its coefficients: linear, white's danger, black's danger, complexity.
+    std::size_t coefficient_count() const {
+        return std::size_t(linear) + danger[WHITE] + danger[BLACK] + complexity;
+    }
 };
 static_assert(sizeof(Sample) == 16);
 
@@ -43,8 +50,8 @@ public:
     static constexpr int CHUNK_SHIFT = 20;
     static constexpr std::size_t CHUNK_SIZE = std::size_t(1) << CHUNK_SHIFT;
 
-    // Appends a sample whose coefficients are coefs[0 .. linear + danger[WHITE] +
-    // danger[BLACK]); sets its `first`. Throws std::length_error past 2^32 coefficients.
+    // Appends a sample whose coefficients are coefs[0 .. s.coefficient_count()); sets its
+    // `first`. Throws std::length_error past 2^32 coefficients.
     void add(Sample s, const Coefficient* coefs);
     const Coefficient* coefficients(const Sample& s) const {
         return chunks_[s.first >> CHUNK_SHIFT].get() + (s.first & (CHUNK_SIZE - 1));

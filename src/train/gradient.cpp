@@ -35,7 +35,27 @@ struct Forward {
     double eg_factor = 0; // d eval / d eg: scale / SCALE_NORMAL · (PHASE_MAX - phase) / PHASE_MAX
     double danger_mg_slope[COLOR_NB]{}; // d king_danger_mg(d) / d d, at each colour's figure
     double danger_eg_slope[COLOR_NB]{};
+    // with_complexity(x, c): d / d x is 1 unless c clamps x to 0, then 0 (mg_pass, eg_pass);
+    // d / d c is sign(x) unless clamped (complexity_mg, complexity_eg).
+    double mg_pass = 1, eg_pass = 1;
+    double complexity_mg = 0, complexity_eg = 0;
 };
+
+// with_complexity for the tuner: moves x, and says how x and c pass into the result.
+inline double moved_by_complexity(double x, double c, double& pass, double& slope) {
+    if (x == 0) {
+        slope = 0;
+        return 0;
+    }
+    const double sign = x > 0 ? 1.0 : -1.0;
+    if (c > -std::abs(x)) {
+        slope = sign;
+        return x + sign * c;
+    }
+    pass = 0;
+    slope = 0;
+    return 0;
+}
 
 inline Forward forward(const Sample& s, const Coefficient* c, const double* w) {
     Forward f;
@@ -64,7 +84,15 @@ inline Forward forward(const Sample& s, const Coefficient* c, const double* w) {
             f.danger_eg_slope[colour] = deg < KING_DANGER_CAP ? 1.0 / KING_DANGER_EG_DIV : 0.0;
         }
     }
+    double cmg = 0, ceg = 0;
+    for (const Coefficient* end = c + s.complexity; c != end; ++c) {
+        const double n = c->count;
+        cmg += n * w[2 * c->index];
+        ceg += n * w[2 * c->index + 1];
+    }
     const int scale = eg > 0 ? s.scale[WHITE] : s.scale[BLACK];
+    mg = moved_by_complexity(mg, cmg, f.mg_pass, f.complexity_mg);
+    eg = moved_by_complexity(eg, ceg, f.eg_pass, f.complexity_eg);
     f.mg_factor = double(middlegame_scale(scale)) / SCALE_NORMAL * double(s.phase) / PHASE_MAX;
     f.eg_factor = double(scale) / SCALE_NORMAL * double(PHASE_MAX - s.phase) / PHASE_MAX;
     f.eval = mg * f.mg_factor + eg * f.eg_factor;
@@ -74,7 +102,8 @@ inline Forward forward(const Sample& s, const Coefficient* c, const double* w) {
 // Adds g · d eval / d w to grad.
 inline void backward(const Sample& s, const Coefficient* c, const Forward& f, double g,
                      double* grad) {
-    const double gm = g * f.mg_factor, ge = g * f.eg_factor;
+    const double cm = g * f.mg_factor * f.complexity_mg, ce = g * f.eg_factor * f.complexity_eg;
+    const double gm = g * f.mg_factor * f.mg_pass, ge = g * f.eg_factor * f.eg_pass;
     for (const Coefficient* end = c + s.linear; c != end; ++c) {
         const double n = c->count;
         grad[2 * c->index] += gm * n;
@@ -95,6 +124,11 @@ inline void backward(const Sample& s, const Coefficient* c, const Forward& f, do
             grad[2 * c->index + 1] += ke * n;
         }
     }
+    for (const Coefficient* end = c + s.complexity; c != end; ++c) {
+        const double n = c->count;
+        grad[2 * c->index] += cm * n;
+        grad[2 * c->index + 1] += ce * n;
+    }
 }
 
 // Shuffled batches visit samples in random order: fetch the ones a few steps ahead early.
@@ -107,8 +141,7 @@ inline void prefetch_ahead(const DataSet& data, std::span<const std::uint32_t> i
     if (i + PREFETCH_DISTANCE < end) {
         const Sample& s = data.samples()[indices[i + PREFETCH_DISTANCE]];
         const char* p = reinterpret_cast<const char*>(data.coefficients(s));
-        const std::size_t bytes =
-            (std::size_t(s.linear) + s.danger[WHITE] + s.danger[BLACK]) * sizeof(Coefficient);
+        const std::size_t bytes = s.coefficient_count() * sizeof(Coefficient);
         for (std::size_t off = 0; off < bytes; off += 64)
             __builtin_prefetch(p + off);
     }
@@ -125,10 +158,12 @@ int evaluate_sample_exact(const DataSet& data, const Sample& s, const EvalParams
     // Linear features enter as white's count minus black's, so the difference can stand as
     // white's count with black's zero.
     const Coefficient* c = data.coefficients(s);
-    const std::size_t n = std::size_t(s.linear) + s.danger[WHITE] + s.danger[BLACK];
+    // Complexity counts are white's too (TraceSink keeps them there).
+    const std::size_t n = s.coefficient_count();
     const std::size_t white_end = std::size_t(s.linear) + s.danger[WHITE];
+    const std::size_t black_end = white_end + s.danger[BLACK];
     for (std::size_t i = 0; i < n; ++i) {
-        const Color colour = i < white_end ? WHITE : BLACK;
+        const Color colour = i < white_end || i >= black_end ? WHITE : BLACK;
         scratch.counts[colour][std::size_t(c[i].index)] = c[i].count;
     }
     scratch.phase = s.phase;
@@ -136,7 +171,7 @@ int evaluate_sample_exact(const DataSet& data, const Sample& s, const EvalParams
     scratch.dead_draw = false;
     const int e = evaluate_trace(scratch, params);
     for (std::size_t i = 0; i < n; ++i) {
-        const Color colour = i < white_end ? WHITE : BLACK;
+        const Color colour = i < white_end || i >= black_end ? WHITE : BLACK;
         scratch.counts[colour][std::size_t(c[i].index)] = 0;
     }
     return e;

@@ -47,8 +47,8 @@ std::vector<bool> frozen_parameters(const DataSet& data, std::span<const std::ui
     for (std::uint32_t i : train) {
         const Sample& sample = data.samples()[i];
         const Coefficient* c = data.coefficients(sample);
-        const int total = sample.linear + sample.danger[WHITE] + sample.danger[BLACK];
-        for (int j = 0; j < total; ++j)
+        const std::size_t total = sample.coefficient_count();
+        for (std::size_t j = 0; j < total; ++j)
             ++uses[std::size_t(c[j].index)];
     }
     for (int i = 0; i < WEIGHT_COUNT; ++i)
