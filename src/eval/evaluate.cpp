@@ -138,8 +138,7 @@ struct ScoreSink {
     int eg = 0;
     int danger_mg[COLOR_NB]{};
     int danger_eg[COLOR_NB]{};
-    int complexity_mg = 0;
-    int complexity_eg = 0;
+    int complexity_eg = 0; // the endgame weights only
     void add(Term t, int i, Color c, int count) {
         const Weight w = params.weights[feature_index(t, i)];
         const int n = c == WHITE ? count : -count;
@@ -153,7 +152,6 @@ struct ScoreSink {
     }
     void complexity(int i, int count) {
         const Weight w = params.weights[feature_index(Term::complexity, i)];
-        complexity_mg += count * w.mg;
         complexity_eg += count * w.eg;
     }
 };
@@ -641,10 +639,8 @@ Score evaluate(const Position& pos, const EvalParams& params, PawnCache* pawns) 
     const int bound = SCORE_EVAL_MAX;
     // Only the stronger side's scale matters: the other is not computed.
     const int scale = endgame_scale(pos, eg > 0 ? WHITE : BLACK);
-    const int score =
-        std::clamp(blend(with_complexity(mg, sink.complexity_mg),
-                         with_complexity(eg, sink.complexity_eg), game_phase(pos), scale),
-                   -bound, bound);
+    const int score = std::clamp(
+        blend(mg, with_complexity(eg, sink.complexity_eg), game_phase(pos), scale), -bound, bound);
     return Score(pos.side_to_move() == WHITE ? score : -score);
 }
 
@@ -665,7 +661,7 @@ namespace {
 struct TraceSums {
     int mg[COLOR_NB]{}, eg[COLOR_NB]{};
     int danger_mg[COLOR_NB]{}, danger_eg[COLOR_NB]{};
-    int complexity_mg = 0, complexity_eg = 0; // white's counts hold the complexity features
+    int complexity = 0; // the endgame weights of the complexity features (white's counts)
 };
 
 TraceSums sum_trace(const EvalTrace& t, const EvalParams& params, int first, int last) {
@@ -679,8 +675,7 @@ TraceSums sum_trace(const EvalTrace& t, const EvalParams& params, int first, int
                 s.mg[c] += n * w.mg;
                 s.eg[c] += n * w.eg;
             } else if (FEATURE_KINDS[i] == TermKind::COMPLEXITY) {
-                s.complexity_mg += n * w.mg;
-                s.complexity_eg += n * w.eg;
+                s.complexity += n * w.eg;
             } else {
                 s.danger_mg[c] += n * w.mg;
                 s.danger_eg[c] += n * w.eg;
@@ -699,10 +694,9 @@ int evaluate_trace(const EvalTrace& t, const EvalParams& params) {
     const int eg = s.eg[WHITE] - s.eg[BLACK] + king_danger_eg(s.danger_eg[WHITE]) -
                    king_danger_eg(s.danger_eg[BLACK]);
     const int bound = SCORE_EVAL_MAX;
-    return std::clamp(blend(with_complexity(mg, s.complexity_mg),
-                            with_complexity(eg, s.complexity_eg), t.phase,
-                            t.scale[eg > 0 ? WHITE : BLACK]),
-                      -bound, bound);
+    return std::clamp(
+        blend(mg, with_complexity(eg, s.complexity), t.phase, t.scale[eg > 0 ? WHITE : BLACK]),
+        -bound, bound);
 }
 
 std::string format_trace(const Position& pos, const EvalParams& params) {
@@ -743,14 +737,13 @@ std::string format_trace(const Position& pos, const EvalParams& params) {
     row("king_danger", kd[WHITE][0], kd[WHITE][1], kd[BLACK][0], kd[BLACK][1]);
     const int mg = all.mg[WHITE] - all.mg[BLACK] + kd[WHITE][0] - kd[BLACK][0];
     const int eg = all.eg[WHITE] - all.eg[BLACK] + kd[WHITE][1] - kd[BLACK][1];
-    const int mg_after = with_complexity(mg, all.complexity_mg);
-    const int eg_after = with_complexity(eg, all.complexity_eg);
-    // Complexity belongs to neither side: its figure c, then what it moved the totals by.
-    std::snprintf(line, sizeof line, "%-*s | c %5d %5d | %13s | %6d %6d\n", width, "complexity",
-                  all.complexity_mg, all.complexity_eg, "", mg_after - mg, eg_after - eg);
+    const int eg_after = with_complexity(eg, all.complexity);
+    // Complexity belongs to neither side: its figure c, then what it moved the endgame by.
+    std::snprintf(line, sizeof line, "%-*s | c %11d | %13s | %6d %6d\n", width, "complexity",
+                  all.complexity, "", 0, eg_after - eg);
     out << line << rule << "\n";
-    std::snprintf(line, sizeof line, "%-*s | %13s | %13s | %6d %6d\n", width, "total", "", "",
-                  mg_after, eg_after);
+    std::snprintf(line, sizeof line, "%-*s | %13s | %13s | %6d %6d\n", width, "total", "", "", mg,
+                  eg_after);
     out << line;
     const int tapered = evaluate_trace(t, params);
     out << "Phase: " << t.phase << "/" << PHASE_MAX

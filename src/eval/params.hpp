@@ -88,8 +88,8 @@ constexpr int king_danger_eg(int d) {
     return d > 0 ? d / KING_DANGER_EG_DIV : 0;
 }
 
-// Complexity: c, a sum of COMPLEXITY weights times counts, moves a part x (mg or eg) of the
-// evaluation by sign(x) · max(c, -|x|): away from 0 when c > 0, towards it (never past it)
+// Complexity: c, a sum of COMPLEXITY endgame weights times counts, moves the endgame part x of
+// the evaluation by sign(x) · max(c, -|x|): away from 0 when c > 0, towards it (never past it)
 // when c < 0. The tuner fits the weights through this same function.
 constexpr int with_complexity(int x, int c) {
     if (x == 0) return 0;

@@ -35,10 +35,10 @@ struct Forward {
     double eg_factor = 0; // d eval / d eg: scale / SCALE_NORMAL · (PHASE_MAX - phase) / PHASE_MAX
     double danger_mg_slope[COLOR_NB]{}; // d king_danger_mg(d) / d d, at each colour's figure
     double danger_eg_slope[COLOR_NB]{};
-    // with_complexity(x, c): d / d x is 1 unless c clamps x to 0, then 0 (mg_pass, eg_pass);
-    // d / d c is sign(x) unless clamped (complexity_mg, complexity_eg).
-    double mg_pass = 1, eg_pass = 1;
-    double complexity_mg = 0, complexity_eg = 0;
+    // with_complexity(eg, c): d / d eg is 1 unless c clamps eg to 0, then 0 (eg_pass);
+    // d / d c is sign(eg) unless clamped (complexity).
+    double eg_pass = 1;
+    double complexity = 0;
 };
 
 // with_complexity for the tuner: moves x, and says how x and c pass into the result.
@@ -84,15 +84,11 @@ inline Forward forward(const Sample& s, const Coefficient* c, const double* w) {
             f.danger_eg_slope[colour] = deg < KING_DANGER_CAP ? 1.0 / KING_DANGER_EG_DIV : 0.0;
         }
     }
-    double cmg = 0, ceg = 0;
-    for (const Coefficient* end = c + s.complexity; c != end; ++c) {
-        const double n = c->count;
-        cmg += n * w[2 * c->index];
-        ceg += n * w[2 * c->index + 1];
-    }
+    double complexity = 0; // endgame weights only
+    for (const Coefficient* end = c + s.complexity; c != end; ++c)
+        complexity += c->count * w[2 * c->index + 1];
     const int scale = eg > 0 ? s.scale[WHITE] : s.scale[BLACK];
-    mg = moved_by_complexity(mg, cmg, f.mg_pass, f.complexity_mg);
-    eg = moved_by_complexity(eg, ceg, f.eg_pass, f.complexity_eg);
+    eg = moved_by_complexity(eg, complexity, f.eg_pass, f.complexity);
     f.mg_factor = double(middlegame_scale(scale)) / SCALE_NORMAL * double(s.phase) / PHASE_MAX;
     f.eg_factor = double(scale) / SCALE_NORMAL * double(PHASE_MAX - s.phase) / PHASE_MAX;
     f.eval = mg * f.mg_factor + eg * f.eg_factor;
@@ -102,8 +98,8 @@ inline Forward forward(const Sample& s, const Coefficient* c, const double* w) {
 // Adds g · d eval / d w to grad.
 inline void backward(const Sample& s, const Coefficient* c, const Forward& f, double g,
                      double* grad) {
-    const double cm = g * f.mg_factor * f.complexity_mg, ce = g * f.eg_factor * f.complexity_eg;
-    const double gm = g * f.mg_factor * f.mg_pass, ge = g * f.eg_factor * f.eg_pass;
+    const double ce = g * f.eg_factor * f.complexity;
+    const double gm = g * f.mg_factor, ge = g * f.eg_factor * f.eg_pass;
     for (const Coefficient* end = c + s.linear; c != end; ++c) {
         const double n = c->count;
         grad[2 * c->index] += gm * n;
@@ -124,11 +120,8 @@ inline void backward(const Sample& s, const Coefficient* c, const Forward& f, do
             grad[2 * c->index + 1] += ke * n;
         }
     }
-    for (const Coefficient* end = c + s.complexity; c != end; ++c) {
-        const double n = c->count;
-        grad[2 * c->index] += cm * n;
-        grad[2 * c->index + 1] += ce * n;
-    }
+    for (const Coefficient* end = c + s.complexity; c != end; ++c)
+        grad[2 * c->index + 1] += ce * c->count;
 }
 
 // Shuffled batches visit samples in random order: fetch the ones a few steps ahead early.
