@@ -863,6 +863,31 @@ TEST_CASE("eval: the threat, pawn and king terms count what they name, in both c
         {"6k1/8/8/8/8/8/8/4KBN1 w - - 0 1", Term::mop_up_corner, 0, 1, 0},
         {"6k1/8/8/8/8/8/8/R1B1KN2 w - - 0 1", Term::mop_up_corner, 0, 0, 0},
         {"7k/8/8/8/8/8/8/2B1KB2 w - - 0 1", Term::mop_up_corner, 0, 0, 0}, // any corner mates
+        // A pawn on rank 5 (index 0) or 6 (index 1) with an enemy pawn right in front; black's
+        // pawn in front of it is on its own rank 3 or 2.
+        {"4k3/8/4p3/4P3/8/8/8/4K3 w - - 0 1", Term::blocked_pawn, 0, 1, 0},
+        {"4k3/4p3/4P3/8/8/8/8/4K3 w - - 0 1", Term::blocked_pawn, 1, 1, 0},
+        {"4k3/8/8/4P3/8/8/8/4K3 w - - 0 1", Term::blocked_pawn, 0, 0, 0},
+        // e4 has an own pawn behind it (e3) and no neighbours: doubled and isolated.
+        {"4k3/8/8/8/4P3/4P3/8/4K3 w - - 0 1", Term::doubled_isolated, 0, 1, 0},
+        {"4k3/8/8/8/4P3/4PP2/8/4K3 w - - 0 1", Term::doubled_isolated, 0, 0, 0},
+        // The rook in the corner on the king's side, one safe square (g1): with the right to
+        // castle still there (index 0) and without it (index 1).
+        {"4k3/8/8/8/8/8/6PP/4KBNR w K - 0 1", Term::trapped_rook, 0, 1, 0},
+        {"4k3/8/8/8/8/8/5PPP/5K1R w - - 0 1", Term::trapped_rook, 1, 1, 0},
+        {"4k3/8/8/8/8/8/5PP1/5K1R w - - 0 1", Term::trapped_rook, 1, 0, 0}, // h-file open
+        // The knight on d4 alone between the queen on d1 and the rook on d8.
+        {"3rk3/8/8/8/3N4/8/8/3QK3 w - - 0 1", Term::weak_queen, 0, 1, 0},
+        {"3rk3/8/8/3n4/3N4/8/8/3QK3 w - - 0 1", Term::weak_queen, 0, 0, 0},
+        // A queen on d6 that no black pawn can ever attack; one on c7 could (it attacks d6).
+        {"4k3/8/3Q4/8/8/8/8/4K3 w - - 0 1", Term::queen_infiltration, 0, 1, 0},
+        {"4k3/2p5/3Q4/8/8/8/8/4K3 w - - 0 1", Term::queen_infiltration, 0, 0, 0},
+        // The rook on d1 checks from e1 (safe) and from d8 (guarded by the king: unsafe).
+        {"3rk3/8/8/8/8/8/8/K2R4 w - - 0 1", Term::unsafe_check, 0, 1, 0},
+        // The knight on e7 is pinned to its king by the rook on e1.
+        {"4k3/4n3/8/8/8/8/8/K3R3 w - - 0 1", Term::king_blockers, 0, 1, 0},
+        // Black's knight on g7 stands by its king, which the rook on g1 attacks.
+        {"7k/6n1/8/8/8/8/8/K5R1 w - - 0 1", Term::knight_defender, 0, 1, 0},
     };
     for (const auto& c : cases) {
         INFO(c.fen << " " << TERM_NAMES[int(c.term)] << "[" << c.index << "]");
@@ -875,4 +900,58 @@ TEST_CASE("eval: the threat, pawn and king terms count what they name, in both c
         CHECK(m.counts[WHITE][f] == c.black);
         CHECK(m.counts[BLACK][f] == c.white);
     }
+}
+
+TEST_CASE("eval: complexity counts what it names, the same for both colours", "[eval]") {
+    struct Case {
+        const char* fen;
+        std::array<int, 7> counts; // bias, passers, pawns, outflanking, both wings, pawns only,
+                                   // kings in the enemy half
+    };
+    const Case cases[] = {
+        // Kings on one file, seven ranks apart: outflanking 0 - 7.
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", {1, 0, 16, -7, 1, 0, 0}},
+        {"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", {1, 1, 1, -4, 0, 1, 0}},
+        // a2 and h7 passed, one pawn on each wing; the kings on b6 (white, in black's half)
+        // and g3 (black, in white's half): files 5 apart, ranks 3.
+        {"8/7p/1K6/8/8/6k1/P7/8 w - - 0 1", {1, 2, 2, 2, 1, 1, 2}},
+        {"8/7p/1K6/8/8/6k1/P7/3R4 w - - 0 1", {1, 2, 2, 2, 1, 0, 2}},
+    };
+    for (const auto& c : cases) {
+        for (const std::string& fen : {std::string(c.fen), mirror_fen(c.fen)}) {
+            INFO(fen);
+            const EvalTrace t = trace_evaluation(from_fen(fen));
+            for (int i = 0; i < 7; ++i) {
+                INFO("complexity[" << i << "]");
+                CHECK(t.counts[WHITE][feature_index(Term::complexity, i)] == c.counts[i]);
+                CHECK(t.counts[BLACK][feature_index(Term::complexity, i)] == 0);
+            }
+        }
+    }
+}
+
+TEST_CASE("eval: complexity moves the endgame part towards 0 or away, never past it", "[eval]") {
+    CHECK(with_complexity(100, 30) == 130);
+    CHECK(with_complexity(-100, 30) == -130);
+    CHECK(with_complexity(100, -30) == 70);
+    CHECK(with_complexity(-100, -30) == -70);
+    CHECK(with_complexity(100, -300) == 0);
+    CHECK(with_complexity(-100, -300) == 0);
+    CHECK(with_complexity(0, 50) == 0);
+
+    // In a pawn ending the complexity weights decide: a large negative bias draws it, a
+    // positive one makes it more won; only the endgame weights count.
+    const Position pos = from_fen("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1");
+    EvalParams params = default_eval_params();
+    for (int i = 0; i < 7; ++i)
+        params.weights[std::size_t(feature_index(Term::complexity, i))] = Weight{0, 0};
+    params.seal();
+    const int plain = evaluate(pos, params);
+    REQUIRE(plain > 0);
+    params.weights[std::size_t(feature_index(Term::complexity, 0))] = Weight{0, -10000};
+    params.seal();
+    CHECK(evaluate(pos, params) == 0);
+    params.weights[std::size_t(feature_index(Term::complexity, 0))] = Weight{-10000, 40};
+    params.seal();
+    CHECK(evaluate(pos, params) == plain + 40);
 }

@@ -50,6 +50,8 @@ TEST_CASE("tune: the gradient matches finite differences", "[tune]") {
         {"material pawn eg, scaled endings", eg(Term::material, 0), true},
         {"material bishop eg, scaled endings", eg(Term::material, 2), true},
         {"tempo eg, scaled endings", eg(Term::tempo, 0), true},
+        {"complexity bias eg (COMPLEXITY)", eg(Term::complexity, 0), false},
+        {"complexity pawns eg (COMPLEXITY)", eg(Term::complexity, 2), false},
     };
     std::vector<double> grad(PARAM_COUNT);
     for (const Probe& p : probes) {
@@ -67,6 +69,13 @@ TEST_CASE("tune: the gradient matches finite differences", "[tune]") {
         CHECK(analytic != 0);
         CHECK(analytic == Approx(numeric).epsilon(1e-4).margin(1e-12));
     }
+    // Complexity's middlegame weights are unused: no gradient, and none in the loss.
+    loss_gradient(fx.data, all, w.data(), objective, pool, grad.data());
+    CHECK(grad[std::size_t(mg(Term::complexity, 0))] == 0);
+    Weights moved = w;
+    moved[std::size_t(mg(Term::complexity, 0))] += 50;
+    CHECK(mean_loss(fx.data, all, moved.data(), objective, pool) ==
+          mean_loss(fx.data, all, w.data(), objective, pool));
     // The loss the gradient call returns is the mean loss.
     CHECK(loss_gradient(fx.data, all, w.data(), objective, pool, grad.data()) ==
           Approx(mean_loss(fx.data, all, w.data(), objective, pool)).epsilon(1e-12));
