@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Makes engine.json again and checks that it comes out the same: the recipe of the weights, as
-# a command. The weights were made in two rounds.
+# a command. The weights were made in three rounds.
 #
 #   scripts/reproduce_weights.sh [-w WORKDIR] [-j THREADS] [-b DATA_BUILD] [-n POSITIONS]
-#                                [-s SEED] [-p GAMES.pgn]... [-2]
+#                                [-s SEED] [-p GAMES.pgn]... [-P GAMES.pgn]... [-2 | -3]
 #
-# -2: round 2 alone (steps 6 and 7), with -p.
+# -2: round 2 alone (steps 6 and 7), with -p; -3: round 3 alone (steps 8 and 9), with -P.
 #
 # Round 1 (from nothing but this repository):
 # 1. Builds commit DATA_BUILD (default 35c8730, the build that played the games, with the
@@ -26,16 +26,30 @@
 #    checkout's build (datagen --from-pgn) and checks the file's SHA-256 (ROUND2_SHA256).
 # 7. Fits from tuning/round1.json with the build of ROUND2_BUILD (b59fe5f, the last with round
 #    2's terms): 100 epochs, lambda 0.5, min-count 2000, one thread. Compares the result with
-#    engine.json, value for value, leaving out the terms added since (the mop-up terms, set by
-#    hand: they must be as tuning/handset.json has them); if they differ, prints how (weights
-#    that differ, the largest difference, `bench` with each file).
+#    tuning/round2.json (round 2's engine.json with round 3's terms at 0), value for value,
+#    leaving out the terms added since (the mop-up terms, set by hand: they must be as
+#    tuning/handset.json has them); if they differ, prints how (weights that differ, the
+#    largest difference, `bench` with each file).
+# Round 3 (needs its games too; only with -P):
+# 8. Turns them (-P, repeated, in the order below) into training positions with this
+#    checkout's build and checks the file's SHA-256 (ROUND3_SHA256).
+# 9. Fits from tuning/round2.json with the build of ROUND3_BUILD (fe851bf, the last with round
+#    3's terms): 100 epochs, lambda 0.5, min-count 2000, two threads, every term but the
+#    mop-up ones (which more data no longer keeps out of the fit by --min-count, and which
+#    then run away). Compares the result with engine.json, as step 7 does.
 #
 # Round 2's games: the PGN files of six SPRT runs played here with scripts/sprt.sh (Horizon
 # against Horizon, 25,000 nodes a move or 5+0.05), 5,888 games, in this order:
 #   b1 (1,030 games), b2 (1,640), c2 (1,041), tc1 (562), tm1 (612), tm2 (1,003).
 #
+# Round 3's games: 19,080 in 14 PGN files, Horizon against Horizon: the SPRT runs b4, bc,
+# cc1, cx1, eg1, fp2, hd1, mop, np1, r3, sh1, tp1 and tm4 (scripts/sprt.sh, 25,000 nodes a
+# move or 5+0.05), then the first 5,876 games of the SPSA run in tuning/spsa (scripts/spsa.py,
+# 25,000 nodes a move).
+#
 # About 70-80 minutes of two idle cores for round 1's default recipe, nearly all of it
-# datagen; round 2 takes a minute. WORKDIR defaults to /tmp/horizon-weights (about 150 MB).
+# datagen; rounds 2 and 3 take a few minutes each, most of it a build. WORKDIR defaults to
+# /tmp/horizon-weights (about 150 MB, and 100 MB more for round 3).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=/tmp/horizon-weights
@@ -50,14 +64,21 @@ round1_build=a988b86
 round2_build=b59fe5f
 # Round 2's data file, made from the six PGN files above in that order.
 ROUND2_SHA256=b640496a88030fea04717e3de5a555318a73553621c21754f07c2ef15cd56aa3
+round3_build=fe851bf
+# Round 3's data file, made from the fourteen PGN files above in that order.
+ROUND3_SHA256=de616bb36bc772288b13dedbcfc2ed5af44d7280de8b809b00182b8337caec7c
+# The terms round 3 added: the builds of earlier rounds do not know them.
+ROUND3_TERMS="blocked_pawn doubled_isolated trapped_rook weak_queen queen_infiltration
+  unsafe_check king_blockers knight_defender complexity"
 pgns=()
-only_round2=0
-while getopts "w:j:b:n:s:p:2" opt; do
+pgns3=()
+only=0
+while getopts "w:j:b:n:s:p:P:23" opt; do
   case $opt in
     w) work=$OPTARG ;; j) threads=$OPTARG ;; b) data_build=$OPTARG ;;
     n) positions=$OPTARG ;; s) seed=$OPTARG ;; p) pgns+=("$OPTARG") ;;
-    2) only_round2=1 ;;
-    *) sed -n '2,36p' "$0"; exit 2 ;;
+    P) pgns3+=("$OPTARG") ;; 2) only=2 ;; 3) only=3 ;;
+    *) sed -n '2,52p' "$0"; exit 2 ;;
   esac
 done
 default_recipe=0
@@ -70,14 +91,19 @@ mkdir -p "$work"
 work=$(cd "$work" && pwd)
 
 # The horizon binary of commit $1, built once in a detached worktree under WORKDIR.
+# Fathom's source (.deps, not in git) is copied in for the builds that probe tables.
 build_commit() {
   local src="$work/build-$1"
   if [ ! -d "$src" ]; then
     git -C "$root" worktree add --detach "$src" "$1" > /dev/null
   fi
+  if [ -d "$root/.deps" ] && [ ! -d "$src/.deps" ]; then cp -r "$root/.deps" "$src/"; fi
   if [ ! -x "$src/build/release/horizon" ]; then
-    (cd "$src" && cmake --preset release > /dev/null &&
-      cmake --build --preset release --target horizon -j "$threads" > /dev/null)
+    if ! (cd "$src" && cmake --preset release > /dev/null &&
+      cmake --build --preset release --target horizon -j "$threads" > /dev/null); then
+      echo "FAILED: could not build $1 in $src" >&2
+      return 1
+    fi
   fi
   echo "$src/build/release/horizon"
 }
@@ -117,9 +143,9 @@ bin="$root/build/release/horizon"
 (cd "$root" && cmake --preset release > /dev/null &&
   cmake --build --preset release --target horizon -j "$threads" > /dev/null)
 
-if [ "$only_round2" = 0 ]; then
+if [ "$only" = 0 ]; then
 echo "=== round 1, 1. build $data_build (the games' build) in $work/build-$data_build"
-old_bin=$(build_commit "$data_build")
+old_bin=$(build_commit "$data_build") || exit 1
 
 echo "=== round 1, 2. datagen: $positions positions, 5000 nodes a move, seed $seed," \
   "$threads threads"
@@ -136,7 +162,7 @@ if [ "$default_recipe" = 1 ] && [ "$sha" != "$DATA_SHA256" ]; then
 fi
 
 echo "=== round 1, 4. tune with the build of $round1_build"
-tune_bin=$(build_commit "$round1_build")
+tune_bin=$(build_commit "$round1_build") || exit 1
 round1="$work/round1.json"
 "$tune_bin" tune --data "$data" --start "$work/build-$round1_build/tuning/handset.json" \
   --out "$round1" --epochs 100 --threads 2 --lambda 0.5 --min-count 2000
@@ -158,10 +184,36 @@ print(f"ok: round 1 is tuning/round1.json, value for value ({len(extra)} newer t
 EOF
 fi
 
+# Compares the weights made ($1) with the file shipped ($2): value for value, leaving out the
+# terms the file has and the fit did not (set by hand: as tuning/handset.json has them, or 0
+# for round 3's terms in round 2's file); on a difference, says how and fails.
+compare_weights() {
+  if python3 - "$1" "$2" "$root/tuning/handset.json" "$ROUND3_TERMS" << 'EOF'
+import json, sys
+made, shipped, handset = (json.load(open(p)) for p in sys.argv[1:4])
+later = sys.argv[4].split()
+extra = [k for k in shipped["eval"] if k not in made["eval"]]
+for k in extra:
+    want = [[0, 0]] * len(shipped["eval"][k]) if k in later else handset["eval"][k]
+    if shipped["eval"][k] != want:
+        sys.exit(f"FAILED: {k}, which this round did not fit, is not as it should be")
+for k in extra:
+    del shipped["eval"][k]
+sys.exit(0 if made == shipped else 1)
+EOF
+  then
+    echo "ok: $1 is $2, value for value (the terms it did not fit set by hand or 0)"
+    return 0
+  fi
+  explain_difference "$1" "$2" || true
+  echo "FAILED: the weights made differ from $2" >&2
+  exit 1
+}
+
+if [ "$only" != 3 ]; then
 if [ "${#pgns[@]}" -eq 0 ]; then
   echo "=== round 2 skipped: give the six PGN files with -p (see the top of this script)"
-  exit 0
-fi
+else
 echo "=== round 2, 6. training positions from ${#pgns[@]} PGN files"
 round2_data="$work/round2.txt"
 rm -f "$round2_data"
@@ -176,32 +228,45 @@ if [ "$sha" != "$ROUND2_SHA256" ]; then
 fi
 
 echo "=== round 2, 7. tune from tuning/round1.json with the build of $round2_build"
-round2_bin=$(build_commit "$round2_build")
+round2_bin=$(build_commit "$round2_build") || exit 1
 tuned="$work/engine.json"
 # That build knows round 2's terms only: the start without the terms added since.
-python3 - "$root/tuning/round1.json" "$work/round2-start.json" << 'EOF'
+python3 - "$root/tuning/round1.json" "$work/round2-start.json" "$ROUND3_TERMS" << 'EOF'
 import json, sys
 start = json.load(open(sys.argv[1]))
-for k in ("mop_up_edge", "mop_up_kings", "mop_up_corner"):
+for k in ["mop_up_edge", "mop_up_kings", "mop_up_corner"] + sys.argv[3].split():
     del start["eval"][k]
 json.dump(start, open(sys.argv[2], "w"))
 EOF
 "$round2_bin" tune --data "$round2_data" --start "$work/round2-start.json" --out "$tuned" \
   --epochs 100 --threads 1 --lambda 0.5 --min-count 2000
-if python3 - "$tuned" "$root/engine.json" "$root/tuning/handset.json" << 'EOF'
-import json, sys
-made, shipped, handset = (json.load(open(p)) for p in sys.argv[1:4])
-extra = [k for k in shipped["eval"] if k not in made["eval"]]
-if any(shipped["eval"][k] != handset["eval"][k] for k in extra):
-    sys.exit("FAILED: a term added since round 2 is not as tuning/handset.json sets it")
-for k in extra:
-    del shipped["eval"][k]
-sys.exit(0 if made == shipped else 1)
-EOF
-then
-  echo "ok: $tuned is engine.json, value for value (the terms added since set by hand)"
+compare_weights "$tuned" "$root/tuning/round2.json"
+fi
+fi
+
+if [ "${#pgns3[@]}" -eq 0 ]; then
+  echo "=== round 3 skipped: give the fourteen PGN files with -P (see the top of this script)"
   exit 0
 fi
-explain_difference "$tuned" "$root/engine.json" || true
-echo "FAILED: the weights made differ from engine.json" >&2
-exit 1
+echo "=== round 3, 8. training positions from ${#pgns3[@]} PGN files"
+round3_data="$work/round3.txt"
+rm -f "$round3_data"
+from=()
+for f in "${pgns3[@]}"; do from+=(--from-pgn "$f"); done
+"$bin" datagen "${from[@]}" --out "$round3_data"
+sha=$(sha256sum "$round3_data" | cut -d' ' -f1)
+echo "sha256 $sha  $round3_data"
+if [ "$sha" != "$ROUND3_SHA256" ]; then
+  echo "FAILED: round 3's data file should have sha256 $ROUND3_SHA256" >&2
+  exit 1
+fi
+
+echo "=== round 3, 9. tune from tuning/round2.json with the build of $round3_build"
+round3_bin=$(build_commit "$round3_build") || exit 1
+fit=$(python3 -c 'import json, sys
+print(",".join(k for k in json.load(open(sys.argv[1]))["eval"] if not k.startswith("mop_up")))' \
+  "$root/tuning/round2.json")
+tuned3="$work/engine3.json"
+"$round3_bin" tune --data "$round3_data" --start "$root/tuning/round2.json" --out "$tuned3" \
+  --epochs 100 --threads 2 --lambda 0.5 --min-count 2000 --only "$fit"
+compare_weights "$tuned3" "$root/engine.json"
