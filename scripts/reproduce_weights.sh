@@ -210,22 +210,30 @@ EOF
   exit 1
 }
 
+# Round $1's training positions ($2) from the PGN files that follow $3, with this checkout's
+# build; the file's SHA-256 must be $3.
+positions_from_games() {
+  local round=$1 data=$2 want=$3 f sha
+  shift 3
+  local from=()
+  for f in "$@"; do from+=(--from-pgn "$f"); done
+  rm -f "$data"
+  "$bin" datagen "${from[@]}" --out "$data"
+  sha=$(sha256sum "$data" | cut -d' ' -f1)
+  echo "sha256 $sha  $data"
+  if [ "$sha" != "$want" ]; then
+    echo "FAILED: round $round's data file should have sha256 $want" >&2
+    exit 1
+  fi
+}
+
 if [ "$only" != 3 ]; then
 if [ "${#pgns[@]}" -eq 0 ]; then
   echo "=== round 2 skipped: give the six PGN files with -p (see the top of this script)"
 else
 echo "=== round 2, 6. training positions from ${#pgns[@]} PGN files"
 round2_data="$work/round2.txt"
-rm -f "$round2_data"
-from=()
-for f in "${pgns[@]}"; do from+=(--from-pgn "$f"); done
-"$bin" datagen "${from[@]}" --out "$round2_data"
-sha=$(sha256sum "$round2_data" | cut -d' ' -f1)
-echo "sha256 $sha  $round2_data"
-if [ "$sha" != "$ROUND2_SHA256" ]; then
-  echo "FAILED: round 2's data file should have sha256 $ROUND2_SHA256" >&2
-  exit 1
-fi
+positions_from_games 2 "$round2_data" "$ROUND2_SHA256" "${pgns[@]}"
 
 echo "=== round 2, 7. tune from tuning/round1.json with the build of $round2_build"
 round2_bin=$(build_commit "$round2_build") || exit 1
@@ -250,16 +258,7 @@ if [ "${#pgns3[@]}" -eq 0 ]; then
 fi
 echo "=== round 3, 8. training positions from ${#pgns3[@]} PGN files"
 round3_data="$work/round3.txt"
-rm -f "$round3_data"
-from=()
-for f in "${pgns3[@]}"; do from+=(--from-pgn "$f"); done
-"$bin" datagen "${from[@]}" --out "$round3_data"
-sha=$(sha256sum "$round3_data" | cut -d' ' -f1)
-echo "sha256 $sha  $round3_data"
-if [ "$sha" != "$ROUND3_SHA256" ]; then
-  echo "FAILED: round 3's data file should have sha256 $ROUND3_SHA256" >&2
-  exit 1
-fi
+positions_from_games 3 "$round3_data" "$ROUND3_SHA256" "${pgns3[@]}"
 
 echo "=== round 3, 9. tune from tuning/round2.json with the build of $round3_build"
 round3_bin=$(build_commit "$round3_build") || exit 1

@@ -308,7 +308,8 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
                 const int kf = file_of(ksq), rf = file_of(s);
                 if (mobility <= 3 && relative_rank(c, rank_of(ksq)) == 0 && rf != kf &&
                     (kf < 4) == (rf < kf)) {
-                    const bool can_castle = pos.castling_rights() & (c == WHITE ? 3 : 12);
+                    const int rights = c == WHITE ? WHITE_OO | WHITE_OOO : BLACK_OO | BLACK_OOO;
+                    const bool can_castle = pos.castling_rights() & rights;
                     sink.add(Term::trapped_rook, can_castle ? 0 : 1, c, 1);
                 }
             }
