@@ -582,13 +582,9 @@ Position::CheckInfo Position::check_info() const {
     ci.squares[BISHOP] = bishop_attacks(ci.king, occ);
     ci.squares[ROOK] = rook_attacks(ci.king, occ);
     ci.squares[QUEEN] = ci.squares[BISHOP] | ci.squares[ROOK];
-    Bitboard snipers = (rook_attacks(ci.king, 0) & pieces(us, ROOK, QUEEN)) |
-                       (bishop_attacks(ci.king, 0) & pieces(us, BISHOP, QUEEN));
-    while (snipers) {
-        const Square s = pop_lsb(snipers);
-        const Bitboard between = between_bb(ci.king, s) & occ & ~square_bb(s);
-        if (between && !more_than_one(between)) ci.discoverers |= between & pieces(us);
-    }
+    const Bitboard snipers = (rook_attacks(ci.king, 0) & pieces(us, ROOK, QUEEN)) |
+                             (bishop_attacks(ci.king, 0) & pieces(us, BISHOP, QUEEN));
+    ci.discoverers = lone_blockers(ci.king, snipers) & pieces(us);
     return ci;
 }
 

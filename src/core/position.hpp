@@ -91,6 +91,17 @@ public:
     // Attacks.
     Bitboard attackers_to(Square s, Bitboard occ) const;
     Bitboard attackers_to(Square s) const { return attackers_to(s, pieces()); }
+    // The pieces, of either side, that stand alone between `target` and one of `snipers`
+    // (sliders on its lines): pinned pieces, or pieces whose move uncovers an attack.
+    Bitboard lone_blockers(Square target, Bitboard snipers) const {
+        Bitboard blockers = 0;
+        while (snipers) {
+            const Square s = pop_lsb(snipers);
+            const Bitboard between = between_bb(target, s) & pieces() & ~square_bb(s);
+            if (between && !more_than_one(between)) blockers |= between;
+        }
+        return blockers;
+    }
     // The squares a side attacks (through the present occupancy): with its pawns, with pawns
     // or minor pieces, with anything up to a rook, and with any piece.
     struct AttackTiers {

@@ -116,19 +116,6 @@ constexpr Term PSQT_TERM[] = {Term::psqt_pawn,   Term::psqt_pawn, Term::psqt_kni
 constexpr Term MOBILITY_TERM[] = {Term::tempo,           Term::tempo,         Term::mobility_knight,
                                   Term::mobility_bishop, Term::mobility_rook, Term::mobility_queen};
 
-// The pieces (of either side) that stand alone between `target` and one of `sliders`, which
-// lie on its lines: move one and the slider hits the target.
-Bitboard lone_blockers(const Position& pos, Square target, Bitboard sliders) {
-    Bitboard blockers = 0;
-    const Bitboard occ = pos.pieces();
-    while (sliders) {
-        const Square s = pop_lsb(sliders);
-        const Bitboard between = between_bb(target, s) & ~square_bb(s) & occ;
-        if (between && !more_than_one(between)) blockers |= between;
-    }
-    return blockers;
-}
-
 // ---------------------------------------------------------------------------------------
 // Sinks
 
@@ -260,6 +247,7 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
     const Bitboard own_pawns = pos.pieces(c, PAWN);
     const Bitboard all_pawns = pos.pieces(PAWN);
     const Square their_king = pos.king_square(them);
+    const Square ksq = pos.king_square(c);
 
     for (int p = KNIGHT; p <= QUEEN; ++p) {
         const PieceType pt = PieceType(p);
@@ -283,7 +271,7 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
                     sink.add(Term::outpost_reachable, 0, c, 1);
                 // The square in front: none on the last rank.
                 if (push(c, square_bb(s)) & all_pawns) sink.add(Term::minor_behind_pawn, 0, c, 1);
-                sink.add(Term::minor_king_distance, 0, c, distance(s, pos.king_square(c)));
+                sink.add(Term::minor_king_distance, 0, c, distance(s, ksq));
             }
             if (pt == BISHOP) {
                 const Bitboard colour = squares_of_colour(s);
@@ -304,7 +292,6 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
                     sink.add(Term::rook_on_seventh, 0, c, 1);
                 if (file & pos.pieces(them, QUEEN)) sink.add(Term::rook_on_queen_file, 0, c, 1);
                 if (a & file & pos.pieces(c, ROOK)) sink.add(Term::doubled_rooks, 0, c, 1);
-                const Square ksq = pos.king_square(c);
                 const int kf = file_of(ksq), rf = file_of(s);
                 if (mobility <= 3 && relative_rank(c, rank_of(ksq)) == 0 && rf != kf &&
                     (kf < 4) == (rf < kf)) {
@@ -318,12 +305,11 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
                     sink.add(Term::queen_infiltration, 0, c, 1);
                 const Bitboard sliders = (rook_attacks(s, 0) & pos.pieces(them, ROOK)) |
                                          (bishop_attacks(s, 0) & pos.pieces(them, BISHOP));
-                if (int n = popcount(lone_blockers(pos, s, sliders)))
+                if (int n = popcount(pos.lone_blockers(s, sliders)))
                     sink.add(Term::weak_queen, 0, c, n);
             }
         }
     }
-    const Square ksq = pos.king_square(c);
     sink.add(Term::psqt_king, relative_square(c, ksq), c, 1);
     for (int p = PAWN; p <= QUEEN; ++p) {
         const int n = pos.count(c, PieceType(p));
@@ -382,7 +368,7 @@ void king_attack(const Position& pos, Sink& sink, const AttackInfo& ai, Color c)
     if (unsafe) sink.danger(Term::unsafe_check, 0, c, popcount(unsafe));
     const Bitboard pinners = (rook_attacks(ksq, 0) & pos.pieces(c, ROOK, QUEEN)) |
                              (bishop_attacks(ksq, 0) & pos.pieces(c, BISHOP, QUEEN));
-    if (int n = popcount(lone_blockers(pos, ksq, pinners) & pos.pieces(them)))
+    if (int n = popcount(pos.lone_blockers(ksq, pinners) & pos.pieces(them)))
         sink.danger(Term::king_blockers, 0, c, n);
     if (int n = popcount(pos.pieces(them, KNIGHT) & ai.zone[them]))
         sink.danger(Term::knight_defender, 0, c, n);

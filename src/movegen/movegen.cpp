@@ -153,16 +153,9 @@ template <Color Us, GenType T, class Sink> void generate_moves(const Position& p
     target &= check_mask;
 
     // Pinned pieces: our only piece between the king and an enemy slider.
-    Bitboard pinned = 0;
-    {
-        Bitboard snipers = (rook_attacks(ksq, enemies) & pos.pieces(Them, ROOK, QUEEN)) |
-                           (bishop_attacks(ksq, enemies) & pos.pieces(Them, BISHOP, QUEEN));
-        while (snipers) {
-            const Square s = pop_lsb(snipers);
-            const Bitboard between = between_bb(ksq, s) & occ & ~square_bb(s);
-            if (between && !more_than_one(between)) pinned |= between & own;
-        }
-    }
+    const Bitboard snipers = (rook_attacks(ksq, enemies) & pos.pieces(Them, ROOK, QUEEN)) |
+                             (bishop_attacks(ksq, enemies) & pos.pieces(Them, BISHOP, QUEEN));
+    const Bitboard pinned = pos.lone_blockers(ksq, snipers) & own;
 
     generate_pawn_moves<Us, T>(pos, sink, pinned, check_mask, ksq);
 
