@@ -66,7 +66,7 @@ else
     -engine "${opponent[@]}" \
     -each tc="$tc" \
     -openings file="$root/../shared/openings/random8-balanced.epd" format=epd order=random \
-    -rounds $(((games + 1) / 2)) -repeat -concurrency "$conc" -recover \
+    -rounds $(((games + 1) / 2)) -repeat -concurrency "$conc" -recover -autosaveinterval 2 \
     -pgnout file="$out/games.pgn" -config outname=state.json > fastchess.out 2>&1
 fi
 rc=$?

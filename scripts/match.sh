@@ -7,7 +7,8 @@
 # -u: a UCI option for Horizon alone (repeatable), e.g. -u SyzygyPath=/path/to/syzygy against
 #     -o horizon:<the same binary> for tables against no tables.
 # -r: only summarise the games already in OUT_DIR (no new games). A match stopped part way goes
-#     on from OUT_DIR/fastchess-state.json when run again with the same OUT_DIR.
+#     on from OUT_DIR/fastchess-state.json when run again with the same OUT_DIR. The state is
+#     saved every 2 games, and the games finished after the last save are played again.
 # OPPONENT: sf<ELO> (Stockfish with UCI_LimitStrength, e.g. sf1350), stockfish, sfclassical
 #           (Stockfish on its hand-crafted evaluation, Use NNUE false), glaurung, toga2,
 #           gnuchess, ethereal, or horizon:<path> (another Horizon build, for SPRT-less A/B).
@@ -71,7 +72,7 @@ else
     -each tc="$tc" \
     -openings file="$openings" format=epd order=random \
     -rounds "$rounds" -repeat -concurrency "$conc" -recover \
-    -config outname="$out/fastchess-state.json" \
+    -config outname="$out/fastchess-state.json" -autosaveinterval 2 \
     -pgnout file="$out/games.pgn" \
     -log file="$out/fastchess.log" level=warn engine=true \
     "${extra[@]}" > "$out/fastchess.out" 2>&1
@@ -93,8 +94,12 @@ read -r illegal forfeit opp_forfeit stall < <(awk '
   END { print ill+0, tf+0, otf+0, st+0 }' "$out/games.pgn")
 warnings=$(grep -i "warn" "$out/fastchess.out" "$out/fastchess.log" 2>/dev/null |
   grep -ci "from Horizon" || true)
-played=$(grep -c '^\[Result ' "$out/games.pgn" || true)
+# A resumed match plays again the games finished after fastchess's last save: count each round
+# and colour once, the later game, as pgn_score.py does.
+played=$(awk '/^\[Round "/ { r = $0 } /^\[White "/ { seen[r $0] = 1 } END { print length(seen) }' \
+  "$out/games.pgn")
 echo "games played: $played (fastchess exit $rc)"
+python3 "$root/scripts/pgn_score.py" "$out/games.pgn" Horizon || true
 echo "Horizon: illegal moves: $illegal, time forfeits: $forfeit, disconnects/stalls: $stall," \
   "fastchess warnings: $warnings"
 echo "opponent time forfeits: $opp_forfeit"

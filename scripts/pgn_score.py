@@ -6,10 +6,12 @@
 fastchess prints its summary only every so many games, so a match stopped early (a session's
 end, Ctrl-C) leaves games after its last summary uncounted. This reads every finished game of
 GAMES.pgn instead. The two games of one [Round] (one opening, both colours, fastchess -repeat)
-are a pair; a round with one game finished so far is left out. Prints the games, wins, draws
-and losses of PLAYER (its [White]/[Black] name), its score, the pentanomial counts (pairs that
-scored 0, 0.5, 1, 1.5 and 2 points) and the Elo difference with its 95 % error, from the
-variance of the pair scores as fastchess reports it.
+are a pair; a round with one game finished so far is left out. A match resumed from fastchess's
+saved state plays again the games finished after its last save, so a round and colour can occur
+twice: the later game counts, the earlier one does not (as in fastchess's own tally). Prints
+the games, wins, draws and losses of PLAYER (its [White]/[Black] name), its score, the
+pentanomial counts (pairs that scored 0, 0.5, 1, 1.5 and 2 points) and the Elo difference
+with its 95 % error, from the variance of the pair scores as fastchess reports it.
 """
 import math
 import re
@@ -20,18 +22,20 @@ POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
 
 
 def player_points(text, player):
-    """round -> the points PLAYER scored in each finished game of that round."""
-    rounds = defaultdict(list)
+    """round -> the points PLAYER scored in each finished game of that round.
+
+    A game replaces an earlier one of the same round with PLAYER on the same side."""
+    rounds = defaultdict(dict)
     for chunk in text.split('[Event ')[1:]:
         tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', chunk, re.M))
         result = POINTS.get(tags.get("Result", "*"))
         if result is None:
             continue
         if tags.get("White") == player:
-            rounds[tags.get("Round", "?")].append(result[0])
+            rounds[tags.get("Round", "?")]["white"] = result[0]
         elif tags.get("Black") == player:
-            rounds[tags.get("Round", "?")].append(result[1])
-    return rounds
+            rounds[tags.get("Round", "?")]["black"] = result[1]
+    return {r: list(sides.values()) for r, sides in rounds.items()}
 
 
 def elo(score):

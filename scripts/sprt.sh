@@ -92,7 +92,7 @@ else
     -openings file="$root/../shared/openings/random8-balanced.epd" format=epd order=random \
     -rounds $(( (games + 1) / 2 )) -games 2 -repeat -concurrency "$conc" -recover \
     "${stat[@]}" "${adjudication[@]}" -report penta=true -ratinginterval 20 \
-    -config outname="$out/fastchess-state.json" \
+    -config outname="$out/fastchess-state.json" -autosaveinterval 2 \
     -pgnout file="$out/games.pgn" > "$out/fastchess.out" 2>&1 || true
 fi
 echo "--- $out"
