@@ -80,7 +80,7 @@ fi
 rc=$?
 set -e
 fi
-grep -E "Results of|Elo:|LOS|Games:|Ptnml" "$out/fastchess.out" | tail -5
+grep -E "Results of|Elo:|LOS|Games:|Ptnml" "$out/fastchess.out" | tail -5 || true
 # Attribute each abnormal ending to the engine that caused it (the side named in the comment).
 read -r illegal forfeit opp_forfeit stall < <(awk '
   /^\[White "/ { white = $0 } /^\[Black "/ { black = $0 }
