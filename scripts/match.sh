@@ -94,11 +94,9 @@ read -r illegal forfeit opp_forfeit stall < <(awk '
   END { print ill+0, tf+0, otf+0, st+0 }' "$out/games.pgn")
 warnings=$(grep -i "warn" "$out/fastchess.out" "$out/fastchess.log" 2>/dev/null |
   grep -ci "from Horizon" || true)
-# A resumed match plays again the games finished after fastchess's last save: count each round
-# and colour once, the later game, as pgn_score.py does.
-played=$(awk '/^\[Round "/ { r = $0 } /^\[White "/ { seen[r $0] = 1 } END { print length(seen) }' \
-  "$out/games.pgn")
-echo "games played: $played (fastchess exit $rc)"
+echo "fastchess exit $rc"
+# The games and the score: a resumed match plays again the games finished after fastchess's
+# last save, and pgn_score.py counts each round and colour once, the later game.
 python3 "$root/scripts/pgn_score.py" "$out/games.pgn" Horizon || true
 echo "Horizon: illegal moves: $illegal, time forfeits: $forfeit, disconnects/stalls: $stall," \
   "fastchess warnings: $warnings"
