@@ -582,9 +582,7 @@ Position::CheckInfo Position::check_info() const {
     ci.squares[BISHOP] = bishop_attacks(ci.king, occ);
     ci.squares[ROOK] = rook_attacks(ci.king, occ);
     ci.squares[QUEEN] = ci.squares[BISHOP] | ci.squares[ROOK];
-    const Bitboard snipers = (rook_attacks(ci.king, 0) & pieces(us, ROOK, QUEEN)) |
-                             (bishop_attacks(ci.king, 0) & pieces(us, BISHOP, QUEEN));
-    ci.discoverers = lone_blockers(ci.king, snipers) & pieces(us);
+    ci.discoverers = lone_blockers(ci.king, slider_attackers(ci.king, us, 0)) & pieces(us);
     return ci;
 }
 

@@ -91,6 +91,12 @@ public:
     // Attacks.
     Bitboard attackers_to(Square s, Bitboard occ) const;
     Bitboard attackers_to(Square s) const { return attackers_to(s, pieces()); }
+    // The sliders of side `c` that reach `s` through `occ` (0: on its lines, whatever stands
+    // between): the snipers that lone_blockers takes.
+    Bitboard slider_attackers(Square s, Color c, Bitboard occ) const {
+        return (rook_attacks(s, occ) & pieces(c, ROOK, QUEEN)) |
+               (bishop_attacks(s, occ) & pieces(c, BISHOP, QUEEN));
+    }
     // The pieces, of either side, that stand alone between `target` and one of `snipers`
     // (sliders on its lines): pinned pieces, or pieces whose move uncovers an attack.
     Bitboard lone_blockers(Square target, Bitboard snipers) const {

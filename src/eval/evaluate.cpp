@@ -366,8 +366,7 @@ void king_attack(const Position& pos, Sink& sink, const AttackInfo& ai, Color c)
                              (straight & (ai.by[c][ROOK] | ai.by[c][QUEEN]))) &
                             ~pos.pieces(c) & ai.by[them][0];
     if (unsafe) sink.danger(Term::unsafe_check, 0, c, popcount(unsafe));
-    const Bitboard pinners = (rook_attacks(ksq, 0) & pos.pieces(c, ROOK, QUEEN)) |
-                             (bishop_attacks(ksq, 0) & pos.pieces(c, BISHOP, QUEEN));
+    const Bitboard pinners = pos.slider_attackers(ksq, c, 0);
     if (int n = popcount(pos.lone_blockers(ksq, pinners) & pos.pieces(them)))
         sink.danger(Term::king_blockers, 0, c, n);
     if (int n = popcount(pos.pieces(them, KNIGHT) & ai.zone[them]))

@@ -153,9 +153,7 @@ template <Color Us, GenType T, class Sink> void generate_moves(const Position& p
     target &= check_mask;
 
     // Pinned pieces: our only piece between the king and an enemy slider.
-    const Bitboard snipers = (rook_attacks(ksq, enemies) & pos.pieces(Them, ROOK, QUEEN)) |
-                             (bishop_attacks(ksq, enemies) & pos.pieces(Them, BISHOP, QUEEN));
-    const Bitboard pinned = pos.lone_blockers(ksq, snipers) & own;
+    const Bitboard pinned = pos.lone_blockers(ksq, pos.slider_attackers(ksq, Them, enemies)) & own;
 
     generate_pawn_moves<Us, T>(pos, sink, pinned, check_mask, ksq);
 
