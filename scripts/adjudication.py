@@ -19,6 +19,8 @@ import os
 import re
 import subprocess
 
+import pgn_games
+
 OPPONENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "opponents.sh")
 
 
@@ -41,28 +43,23 @@ def settings(arguments):
             flag[key] = value
     return found
 
-RESULT = re.compile(r'\[Result "([^"]+)"\]')
-FEN = re.compile(r'\[FEN "([^"]+)"\]')
 SCORE = re.compile(r"([+-])(M?)(\d+(?:\.\d+)?)/")
 
 
 def games(path):
     """(result, white moved first, [mover's score in cp or None per ply]) for each game."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        text = f.read()
-    for game in text.split("[Event ")[1:]:
-        result = RESULT.search(game)
-        fen = FEN.search(game)
-        white_first = not (fen and fen.group(1).split()[1] == "b")
+    for tags, movetext in pgn_games.games(pgn_games.read(path)):
+        fen = tags.get("FEN")
+        white_first = not (fen and fen.split()[1:2] == ["b"])
         scores = []
-        for comment in re.findall(r"\{([^}]*)\}", game):
+        for comment in re.findall(r"\{([^}]*)\}", movetext):
             m = SCORE.match(comment.strip())
             if not m:
                 scores.append(None)
                 continue
             size = 100000 if m.group(2) else round(float(m.group(3)) * 100)
             scores.append(size if m.group(1) == "+" else -size)
-        yield (result.group(1) if result else "*"), white_first, scores
+        yield tags.get("Result", "*"), white_first, scores
 
 
 def adjudicate(white_first, scores, args):

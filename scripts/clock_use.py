@@ -7,20 +7,15 @@ For each engine: the mean time a move in each block of BLOCK of its own moves (d
 and the median and least clock left when its games ended (base plus increments minus the
 times its moves took, from the [TimeControl] tag and the move comments fastchess writes,
 {score/depth time}). An engine that ends its games with much of its clock left and spends
-less a move early than its opponent leaves strength unused.
+less a move early than its opponent leaves strength unused. A game that a resumed match played
+again counts once, the later one.
 """
 import re
 import statistics
 import sys
 from collections import defaultdict
 
-
-def games(text):
-    for chunk in text.split('[Event ')[1:]:
-        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', chunk, re.M))
-        body = chunk.split('\n\n', 1)[1] if '\n\n' in chunk else ''
-        times = [float(t) for t in re.findall(r'([0-9.]+)s\}', body)]
-        yield tags, times
+from pgn_games import games, latest, read
 
 
 def main():
@@ -30,9 +25,8 @@ def main():
     block = int(sys.argv[2]) if len(sys.argv) > 2 else 10
     per_block = defaultdict(lambda: defaultdict(list))
     left = defaultdict(list)
-    with open(sys.argv[1], encoding='utf-8', errors='replace') as f:
-        text = f.read()
-    for tags, times in games(text):
+    for tags, movetext in latest(games(read(sys.argv[1]))):
+        times = [float(t) for t in re.findall(r'([0-9.]+)s\}', movetext)]
         tc = re.fullmatch(r'([0-9.]+)\+([0-9.]+)', tags.get('TimeControl', ''))
         base, inc = (float(tc.group(1)), float(tc.group(2))) if tc else (None, None)
         for side, own in ((tags.get('White'), times[0::2]), (tags.get('Black'), times[1::2])):

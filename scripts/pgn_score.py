@@ -14,28 +14,25 @@ pentanomial counts (pairs that scored 0, 0.5, 1, 1.5 and 2 points) and the Elo d
 with its 95 % error, from the variance of the pair scores as fastchess reports it.
 """
 import math
-import re
 import sys
-from collections import defaultdict
+
+from pgn_games import games, latest, read
 
 POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
 
 
 def player_points(text, player):
-    """round -> the points PLAYER scored in each finished game of that round.
-
-    A game replaces an earlier one of the same round with PLAYER on the same side."""
-    rounds = defaultdict(dict)
-    for chunk in text.split('[Event ')[1:]:
-        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', chunk, re.M))
-        result = POINTS.get(tags.get("Result", "*"))
-        if result is None:
-            continue
+    """round -> the points PLAYER scored in each finished game of that round (a replayed game
+    counted once, the later one)."""
+    rounds = {}
+    finished = (g for g in games(text) if g[0].get("Result") in POINTS)
+    for tags, _ in latest(finished):
+        result = POINTS[tags["Result"]]
         if tags.get("White") == player:
-            rounds[tags.get("Round", "?")]["white"] = result[0]
+            rounds.setdefault(tags.get("Round", "?"), []).append(result[0])
         elif tags.get("Black") == player:
-            rounds[tags.get("Round", "?")]["black"] = result[1]
-    return {r: list(sides.values()) for r, sides in rounds.items()}
+            rounds.setdefault(tags.get("Round", "?"), []).append(result[1])
+    return rounds
 
 
 def elo(score):
@@ -47,8 +44,7 @@ def main():
     if len(sys.argv) != 3:
         print(__doc__.strip())
         return 2
-    with open(sys.argv[1], encoding="utf-8", errors="replace") as f:
-        rounds = player_points(f.read(), sys.argv[2])
+    rounds = player_points(read(sys.argv[1]), sys.argv[2])
     games = [p for r in rounds.values() for p in r]
     pairs = [sum(r) for r in rounds.values() if len(r) == 2]
     if not pairs:
