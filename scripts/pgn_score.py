@@ -27,11 +27,10 @@ def player_points(text, player):
     rounds = {}
     finished = (g for g in games(text) if g[0].get("Result") in POINTS)
     for tags, _ in latest(finished):
-        result = POINTS[tags["Result"]]
-        if tags.get("White") == player:
-            rounds.setdefault(tags.get("Round", "?"), []).append(result[0])
-        elif tags.get("Black") == player:
-            rounds.setdefault(tags.get("Round", "?"), []).append(result[1])
+        if player not in (tags.get("White"), tags.get("Black")):
+            continue
+        side = 0 if tags.get("White") == player else 1
+        rounds.setdefault(tags.get("Round", "?"), []).append(POINTS[tags["Result"]][side])
     return rounds
 
 
