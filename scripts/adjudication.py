@@ -47,8 +47,9 @@ SCORE = re.compile(r"([+-])(M?)(\d+(?:\.\d+)?)/")
 
 
 def games(path):
-    """(result, white moved first, [mover's score in cp or None per ply]) for each game."""
-    for tags, movetext in pgn_games.games(pgn_games.read(path)):
+    """(result, white moved first, [mover's score in cp or None per ply]) for each game, a game
+    that a resumed match played again counted once (the later copy, as pgn_games.latest)."""
+    for tags, movetext in pgn_games.latest(pgn_games.games(pgn_games.read(path))):
         fen = tags.get("FEN")
         white_first = not (fen and fen.split()[1:2] == ["b"])
         scores = []
