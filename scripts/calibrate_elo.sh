@@ -7,6 +7,9 @@
 #   scripts/calibrate_elo.sh ... -H OTHER_ELO ELO      (Horizon at ELO against Horizon at OTHER)
 #   scripts/calibrate_elo.sh ... -S SF_ELO ELO         (Horizon at ELO against Stockfish at SF_ELO;
 #                                                       ELO "full" plays Horizon unlimited)
+#   scripts/calibrate_elo.sh ... -R "NODES LINES TEMP LOSS" ELO
+#                  (Horizon plays that row of the strength table instead of its own level for ELO,
+#                   through the StrengthOverride option: how a row is fitted without a rebuild)
 #
 # Defaults: 100 games, 10+0.1, 2 concurrent games, DIR /tmp/horizon-elo.<ELO>[-h<OTHER>]-<TC>.
 # A stopped run resumes from DIR/state.json. Prints the requested Elo, the measured difference
@@ -22,24 +25,32 @@ conc=2
 out=""
 other=""
 sf_elo=""
-while getopts "e:n:t:c:d:H:S:" opt; do
+row=""
+while getopts "e:n:t:c:d:H:S:R:" opt; do
   case $opt in
     e) bin=$OPTARG ;; n) games=$OPTARG ;; t) tc=$OPTARG ;; c) conc=$OPTARG ;;
-    d) out=$OPTARG ;; H) other=$OPTARG ;; S) sf_elo=$OPTARG ;;
-    *) sed -n '2,15p' "$0"; exit 2 ;;
+    d) out=$OPTARG ;; H) other=$OPTARG ;; S) sf_elo=$OPTARG ;; R) row=$OPTARG ;;
+    *) sed -n '2,18p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { sed -n '2,15p' "$0"; exit 2; }
+[ $# -eq 1 ] || { sed -n '2,18p' "$0"; exit 2; }
 elo=$1
 sf_elo=${sf_elo:-$elo}
+[ -x "$bin" ] || { echo "Horizon binary $bin not found; build it first" >&2; exit 2; }
+bin=$(realpath "$bin")
+if [ -n "$row" ]; then
+  [ "$elo" != full ] || { echo "-R plays a limited level: give an ELO, not full" >&2; exit 2; }
+  # Checked by the engine itself: a row it refuses would otherwise play UCI_Elo's level.
+  said=$(printf 'setoption name StrengthOverride value %s\nquit\n' "$row" | "$bin" 2>&1 || true)
+  if [ -n "$said" ]; then echo "-R '$row': $said" >&2; exit 2; fi
+  row=$(tr ', ' '\n\n' <<< "$row" | grep -v '^$' | paste -sd, -)
+fi
 # shellcheck source=opponents.sh
 . "$root/scripts/opponents.sh"
 find_fastchess || exit 2
 fastchess=$FASTCHESS_BIN
-[ -x "$bin" ] || { echo "Horizon binary $bin not found; build it first" >&2; exit 2; }
-bin=$(realpath "$bin")
-out=${out:-/tmp/horizon-elo.$elo-vs-${other:+h$other}${other:-sf$sf_elo}-$tc}
+out=${out:-/tmp/horizon-elo.$elo${row:+r$row}-vs-${other:+h$other}${other:-sf$sf_elo}-$tc}
 mkdir -p "$out"
 cd "$out"
 # The binary is copied once, so that a rebuild cannot change a resumed run.
@@ -50,6 +61,7 @@ if [ "$elo" = full ]; then
   mine=(option.UCI_LimitStrength=false option.Threads=1 option.Hash=16)
 else
   mine=("${limited[@]}" option.UCI_Elo="$elo")
+  [ -z "$row" ] || mine+=(option.StrengthOverride="$row")
 fi
 if [ -n "$other" ]; then
   opponent=(cmd="$out/horizon" name="Horizon-$other" "${limited[@]}" option.UCI_Elo="$other")
@@ -84,7 +96,7 @@ horizon_side() { # the count of games in games.pgn whose end names Horizon-$elo'
     $0 ~ what { if (($0 ~ /White/ && w) || ($0 ~ /Black/ && b)) c++ }
     END { print c + 0 }' games.pgn 2>/dev/null || echo 0
 }
-echo "requested $elo against ${other:+Horizon }${other:-Stockfish $sf_elo}, $tc:" \
+echo "requested $elo${row:+ (row $row)} against ${other:+Horizon }${other:-Stockfish $sf_elo}, $tc:" \
   "measured $d +/- $e Elo over $pairs pairs (Horizon's score $pct %), games $n"
 echo "Horizon: illegal moves $(horizon_side 'illegal move')," \
   "time forfeits $(horizon_side 'loses on time') (fastchess exit $rc; details in $out)"

@@ -151,6 +151,61 @@ TEST_CASE("strength: limited games give legal moves - a seed repeats the game", 
         CHECK(limited_game(elo, 42, 4, true).size() == 4);
 }
 
+TEST_CASE("strength: a level written as a row reads back as itself - bad rows say why",
+          "[strength]") {
+    for (const StrengthLevel& anchor : strength_table()) {
+        StrengthLevel read;
+        REQUIRE_FALSE(parse_strength_row(format_strength_row(anchor), read));
+        CHECK(read.nodes == anchor.nodes);
+        CHECK(read.lines == anchor.lines);
+        CHECK(read.temperature == anchor.temperature);
+        CHECK(read.max_loss == anchor.max_loss);
+    }
+    StrengthLevel level;
+    level.elo = 1234;
+    REQUIRE_FALSE(parse_strength_row(" 2000, 3,33 ,145 ", level));
+    CHECK(level.elo == 1234); // the row does not say the Elo
+    CHECK(format_strength_row(level) == "2000 3 33 145");
+    const auto said = [](const char* text) {
+        StrengthLevel l;
+        const auto err = parse_strength_row(text, l);
+        return err ? *err : std::string();
+    };
+    CHECK(said("").find("four numbers") != std::string::npos);
+    CHECK(said("1 2 3").find("not 3") != std::string::npos);
+    CHECK(said("1 2 x3 4").find("'x3'") != std::string::npos);
+    CHECK(said("1 2 3.5 4").find("'3.5'") != std::string::npos);
+    CHECK(said("1000000001 1 0 0").find("NODES") != std::string::npos);
+    CHECK(said("99999999999999999999 1 0 0").find("too large") != std::string::npos);
+    CHECK(said("100 0 0 0").find("LINES") != std::string::npos);
+    CHECK(said("100 1 2001 0").find("TEMPERATURE") != std::string::npos);
+    CHECK(said("100 1 0 -1").find("MAX_LOSS") != std::string::npos);
+    CHECK(said("1000000000 16 2000 2000").empty());
+}
+
+TEST_CASE("strength: an override plays its own level, not UCI_Elo's", "[strength]") {
+    // UCI_Elo 1350 searches 600 nodes a move with four lines; the override, 40,000 with two.
+    Engine engine;
+    engine.set_limit_strength(true);
+    engine.set_elo(STRENGTH_ELO_MIN);
+    engine.set_strength_seed(5);
+    StrengthLevel over;
+    REQUIRE_FALSE(parse_strength_row("40000 2 10 50", over));
+    engine.set_strength_override(over);
+    REQUIRE_FALSE(engine.set_position(std::string(Position::START_FEN), {}));
+    const PlyResult r = limited_move(engine, false);
+    CHECK(engine.position().is_legal(r.best));
+    CHECK(r.nodes > move_node_budget(strength_level(STRENGTH_ELO_MIN)));
+    CHECK(r.nodes >= 40000);
+    CHECK(r.nodes <= 40000 + 1024); // above GUARD_NODES: no guard searches
+    CHECK(r.multipv_seen == 2);
+    // Cleared: UCI_Elo's level again.
+    engine.set_strength_override(std::nullopt);
+    const PlyResult back = limited_move(engine, false);
+    CHECK(back.nodes <= move_node_budget(strength_level(STRENGTH_ELO_MIN)) + 1024);
+    CHECK(back.multipv_seen <= strength_level(STRENGTH_ELO_MIN).lines);
+}
+
 TEST_CASE("strength: off by default - the tools' searches stay at full strength", "[strength]") {
     Engine engine;
     CHECK_FALSE(engine.limit_strength());

@@ -149,6 +149,13 @@ void Engine::set_strength_seed(std::uint64_t seed) {
     reseed();
 }
 
+StrengthLevel Engine::strength() const {
+    if (!strength_override_) return strength_level(elo_);
+    StrengthLevel level = *strength_override_;
+    level.elo = elo_;
+    return level;
+}
+
 void Engine::reseed() { game_seed_ = strength_seed_ ? strength_seed_ : random_seed(); }
 
 bool Engine::set_hash(std::size_t mib) {
@@ -185,7 +192,7 @@ void Engine::go(const SearchLimits& limits, const std::vector<Move>& searchmoves
     std::vector<Move> moves = prepare_tables(searchmoves);
     Job job{limits, std::move(moves), std::move(callbacks), std::nullopt};
     if (limit_strength_) {
-        job.strength = strength_level(elo_);
+        job.strength = strength();
         job.limits.nodes = job.limits.nodes ? std::min(job.limits.nodes, job.strength->nodes)
                                             : job.strength->nodes;
     }

@@ -96,6 +96,13 @@ public:
     bool limit_strength() const { return limit_strength_; }
     void set_elo(int elo) { elo_ = std::clamp(elo, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX); }
     int elo() const { return elo_; }
+    // A level to play instead of the table's for UCI_Elo (StrengthOverride; nullopt: the
+    // table's). For calibration: scripts/calibrate_elo.sh -R tries a row without a rebuild.
+    void set_strength_override(const std::optional<StrengthLevel>& level) {
+        strength_override_ = level;
+    }
+    // The level a limited `go` plays now.
+    StrengthLevel strength() const;
     // The limited choices draw from this seed and the position: the same seed, the same moves
     // in the same game. 0: a new random seed at every new game.
     void set_strength_seed(std::uint64_t seed);
@@ -169,6 +176,7 @@ private:
     int move_overhead_ = DEFAULT_MOVE_OVERHEAD;
     bool limit_strength_ = false;
     int elo_ = DEFAULT_ELO;
+    std::optional<StrengthLevel> strength_override_;
     std::uint64_t strength_seed_ = 0; // 0: game_seed_ is drawn at random for each game
     std::uint64_t game_seed_ = 0;
     EvalWeights weights_ = builtin_weights(); // changed only while no search runs

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <vector>
 
@@ -46,6 +47,56 @@ StrengthLevel strength_level(int elo) {
     level.temperature = lerp(a.temperature, b.temperature, t);
     level.max_loss = lerp(a.max_loss, b.max_loss, t);
     return level;
+}
+
+std::optional<std::string> parse_strength_row(std::string_view text, StrengthLevel& out) {
+    std::vector<long long> numbers;
+    std::size_t i = 0;
+    const auto separator = [&](std::size_t k) {
+        return text[k] == ' ' || text[k] == ',' || text[k] == '\t';
+    };
+    while (i < text.size()) {
+        if (separator(i)) {
+            ++i;
+            continue;
+        }
+        std::size_t end = i;
+        while (end < text.size() && !separator(end))
+            ++end;
+        long long n = 0;
+        const auto [ptr, ec] = std::from_chars(text.data() + i, text.data() + end, n);
+        const std::string word(text.substr(i, std::min<std::size_t>(end - i, 24)));
+        if (ec == std::errc::result_out_of_range) return "'" + word + "' is too large";
+        if (ec != std::errc() || ptr != text.data() + end)
+            return "'" + word + "' is not a whole number";
+        numbers.push_back(n);
+        i = end;
+    }
+    if (numbers.size() != 4)
+        return "a level is four numbers, NODES LINES TEMPERATURE MAX_LOSS, not " +
+               std::to_string(numbers.size());
+    const auto outside = [](const char* what, long long n, long long lo, long long hi) {
+        return std::string(what) + " " + std::to_string(n) + " is outside " + std::to_string(lo) +
+               ".." + std::to_string(hi);
+    };
+    if (numbers[0] < 1 || numbers[0] > STRENGTH_MAX_NODES)
+        return outside("NODES", numbers[0], 1, STRENGTH_MAX_NODES);
+    if (numbers[1] < 1 || numbers[1] > STRENGTH_MAX_LINES)
+        return outside("LINES", numbers[1], 1, STRENGTH_MAX_LINES);
+    if (numbers[2] < 0 || numbers[2] > STRENGTH_MAX_MARGIN)
+        return outside("TEMPERATURE", numbers[2], 0, STRENGTH_MAX_MARGIN);
+    if (numbers[3] < 0 || numbers[3] > STRENGTH_MAX_MARGIN)
+        return outside("MAX_LOSS", numbers[3], 0, STRENGTH_MAX_MARGIN);
+    out.nodes = std::uint64_t(numbers[0]);
+    out.lines = int(numbers[1]);
+    out.temperature = int(numbers[2]);
+    out.max_loss = int(numbers[3]);
+    return std::nullopt;
+}
+
+std::string format_strength_row(const StrengthLevel& level) {
+    return std::to_string(level.nodes) + " " + std::to_string(level.lines) + " " +
+           std::to_string(level.temperature) + " " + std::to_string(level.max_loss);
 }
 
 bool guard_refuses(Score best, Score chosen) {

@@ -13,7 +13,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 
 #include "core/types.hpp"
 
@@ -37,6 +40,18 @@ std::span<const StrengthLevel> strength_table();
 // The level for `elo` (clamped to STRENGTH_ELO_MIN..STRENGTH_ELO_MAX): between two anchors the
 // node budget is interpolated geometrically, the margins linearly.
 StrengthLevel strength_level(int elo);
+
+// A level written out as "NODES LINES TEMPERATURE MAX_LOSS" (spaces or commas between): the
+// StrengthOverride option, which plays that level instead of the table's so that a calibration
+// can try a row without a rebuild (scripts/calibrate_elo.sh -R). On success fills `out` (its
+// elo left as it was) and returns nullopt, else says what was wrong. Bounds: 1..
+// STRENGTH_MAX_NODES nodes, 1..STRENGTH_MAX_LINES lines, 0..STRENGTH_MAX_MARGIN for each margin.
+inline constexpr long long STRENGTH_MAX_NODES = 1000000000;
+inline constexpr int STRENGTH_MAX_LINES = 16;
+inline constexpr int STRENGTH_MAX_MARGIN = 2000;
+std::optional<std::string> parse_strength_row(std::string_view text, StrengthLevel& out);
+// The same four numbers, space-separated.
+std::string format_strength_row(const StrengthLevel& level);
 
 // The guard of the levels whose budget is below GUARD_NODES (see above).
 inline constexpr std::uint64_t GUARD_NODES = 16000;

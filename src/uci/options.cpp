@@ -100,7 +100,9 @@ std::optional<std::string> OptionRegistry::set(const std::string& name,
         break;
     }
     if (o.apply) {
-        if (auto err = o.apply(v)) return "option " + o.name + ": " + *err + "; kept " + o.value;
+        if (auto err = o.apply(v))
+            return "option " + o.name + ": " + *err + "; kept " +
+                   (o.value.empty() ? "<empty>" : o.value);
     }
     if (o.type != UciOption::Type::BUTTON) o.value = v;
     if (const auto& report = reports_[std::size_t(it - options_.begin())]) {
