@@ -1354,6 +1354,28 @@ TEST_CASE("go with a single legal move answers at once under a clock", "[uci]") 
     CHECK(out.infos.back().num.at("depth") <= 3);
 }
 
+TEST_CASE("go movetime searches one allowed move for its time - searchmoves is not a forced move",
+          "[uci]") {
+    Session s;
+    // Analysing one move (searchmoves) or a forced position for a fixed time: the time is the
+    // user's, so the search goes on past the forced move's depth 2. 300 ms reaches far deeper
+    // than depth 3 even on a loaded machine; stopping at once would report depth 2.
+    s.send("position startpos");
+    auto out = check_search_output(s.go("go movetime 300 searchmoves e2e4"), s.engine.position());
+    CHECK(out.best == "e2e4");
+    CHECK(out.infos.back().num.at("depth") > 3);
+    s.send("position fen 7k/8/8/8/8/8/6R1/6RK b - - 0 1");
+    out = check_search_output(s.go("go movetime 300"), s.engine.position());
+    CHECK(out.best == "h8h7");
+    CHECK(out.infos.back().num.at("depth") > 3);
+    // Under a game clock, one allowed move is played at once, as one legal move is.
+    s.send("position startpos");
+    out = check_search_output(s.go("go wtime 600000 btime 600000 searchmoves d2d4"),
+                              s.engine.position());
+    CHECK(out.best == "d2d4");
+    CHECK(out.infos.back().num.at("depth") <= 3);
+}
+
 // --------------------------------------------------------------------------------------------
 // EvalFile and UCI_ShowWDL
 

@@ -851,7 +851,9 @@ bool Searcher::last_iteration(int depth, Move best) {
     if (limits_->mate > 0 && score >= mate_in(2 * limits_->mate - 1)) return true;
     // A proven mate well inside the horizon: deeper iterations cannot change it.
     if (is_mate_score(score) && depth > SCORE_MATE - std::abs(score) + 8) return true;
-    const bool clock = time_->has_limit() && !signals_.pondering.load();
+    // Under a game clock one move to choose from (one legal, or one allowed by searchmoves) is
+    // played at once; a fixed movetime is the user's to spend, as for any other position.
+    const bool clock = time_->has_limit() && !time_->fixed() && !signals_.pondering.load();
     if (clock && root_moves_.size() == 1 && depth >= 2) return true; // a forced move
     if (time_to_stop_iterating(score, best)) return true;
     return signals_.stop.load();
