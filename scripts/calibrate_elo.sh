@@ -11,7 +11,8 @@
 #                  (Horizon plays that row of the strength table instead of its own level for ELO,
 #                   through the StrengthOverride option: how a row is fitted without a rebuild)
 #
-# Defaults: 100 games, 10+0.1, 2 concurrent games, DIR /tmp/horizon-elo.<ELO>[-h<OTHER>]-<TC>.
+# Defaults: 100 games, 10+0.1, 2 concurrent games, DIR
+# /tmp/horizon-elo.<ELO>[r<ROW>]-vs-<sf<SF_ELO> or h<OTHER>>-<TC>.
 # A stopped run resumes from DIR/state.json. Prints the requested Elo, the measured difference
 # (Horizon minus its opponent) with its 95 % error over the finished pairs of games, the games,
 # and Horizon's illegal moves and time forfeits (all from DIR/games.pgn, so also after a stop).
@@ -30,11 +31,11 @@ while getopts "e:n:t:c:d:H:S:R:" opt; do
   case $opt in
     e) bin=$OPTARG ;; n) games=$OPTARG ;; t) tc=$OPTARG ;; c) conc=$OPTARG ;;
     d) out=$OPTARG ;; H) other=$OPTARG ;; S) sf_elo=$OPTARG ;; R) row=$OPTARG ;;
-    *) sed -n '2,18p' "$0"; exit 2 ;;
+    *) sed -n '2,19p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { sed -n '2,18p' "$0"; exit 2; }
+[ $# -eq 1 ] || { sed -n '2,19p' "$0"; exit 2; }
 elo=$1
 sf_elo=${sf_elo:-$elo}
 [ -x "$bin" ] || { echo "Horizon binary $bin not found; build it first" >&2; exit 2; }
