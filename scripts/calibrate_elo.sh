@@ -97,7 +97,8 @@ horizon_side() { # the count of games in games.pgn whose end names Horizon-$elo'
     $0 ~ what { if (($0 ~ /White/ && w) || ($0 ~ /Black/ && b)) c++ }
     END { print c + 0 }' games.pgn 2>/dev/null || echo 0
 }
-echo "requested $elo${row:+ (row $row)} against ${other:+Horizon }${other:-Stockfish $sf_elo}, $tc:" \
+echo "requested $elo${row:+ (row $row)}" \
+  "against ${other:+Horizon }${other:-Stockfish $sf_elo}, $tc:" \
   "measured $d +/- $e Elo over $pairs pairs (Horizon's score $pct %), games $n"
 echo "Horizon: illegal moves $(horizon_side 'illegal move')," \
   "time forfeits $(horizon_side 'loses on time') (fastchess exit $rc; details in $out)"
