@@ -33,8 +33,15 @@ TEST_CASE("root moves: the legal moves, or those of searchmoves", "[search]") {
     // In the order generated (as in `all`), whatever the order given.
     const bool d4_first = all.find(d4) < all.find(e4);
     CHECK(some[0].move == (d4_first ? d4 : e4));
-    CHECK(some.move_at(1) == (d4_first ? e4 : d4));
-    CHECK_FALSE(some.move_at(2));
+    CHECK(some[1].move == (d4_first ? e4 : d4));
+    // The root searches a move for a line from the line's index on (MultiPV: the moves of the
+    // lines before are taken), and never a move that searchmoves left out.
+    CHECK(some.searches(e4, 0));
+    CHECK(some.searches(d4, 0));
+    CHECK(some.searches(some[1].move, 1));
+    CHECK_FALSE(some.searches(some[0].move, 1));
+    CHECK_FALSE(some.searches(some[1].move, 2));
+    CHECK_FALSE(some.searches(move(pos, "g1f3"), 0));
     CHECK(some.find(some[1].move) == &some[1]);
     CHECK(some.find(move(pos, "g1f3")) == nullptr);
 }

@@ -21,6 +21,11 @@ void RootMoves::init(const Position& root, const std::vector<Move>& only) {
             moves_.emplace_back().move = m;
 }
 
+bool RootMoves::searches(Move m, std::size_t first) const {
+    return std::any_of(moves_.begin() + std::ptrdiff_t(std::min(first, moves_.size())),
+                       moves_.end(), [m](const RootMove& rm) { return rm.move == m; });
+}
+
 RootMove* RootMoves::find(Move m) {
     for (RootMove& rm : moves_)
         if (rm.move == m) return &rm;

@@ -32,8 +32,9 @@ public:
     std::size_t size() const { return moves_.size(); }
     RootMove& operator[](std::size_t i) { return moves_[i]; }
     const RootMove& operator[](std::size_t i) const { return moves_[i]; }
-    // The move at index i, or none past the last: the root's move loop.
-    Move move_at(std::size_t i) const { return i < moves_.size() ? moves_[i].move : Move::none(); }
+    // Whether m is a root move at index `first` or later: one the root searches for line
+    // `first` (the lines before it have their moves already).
+    bool searches(Move m, std::size_t first) const;
     RootMove* find(Move m);
 
     // Before an iteration: each move's last score becomes its previous one.

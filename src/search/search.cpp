@@ -585,7 +585,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     // Only nodes that reach their moves need the attack map (ordering and history updates).
     ss->threats = pos.attack_tiers(~pos.side_to_move());
     const OrderingContext oc = ordering_context(ply);
-    MovePicker picker(pos, root ? Move::none() : tt_move, *history_, oc);
+    MovePicker picker(pos, tt_move, *history_, oc);
     const Position::CheckInfo check_info = pos.check_info();
     const bool tt_capture = tt_move && pos.is_capture_or_promotion(tt_move);
     const bool singular = singular_candidate(tt_hit, tt, depth, ply);
@@ -598,12 +598,13 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     // Moves are pruned by count and margin only where the side to move has pieces: with king
     // and pawns alone the few moves there are may each be the only one that holds.
     const bool may_prune = !root && !full_width_ && has_non_pawn_material(pos, pos.side_to_move());
-    std::size_t root_index = std::size_t(pv_index_);
 
+    // The root too takes its moves in the picker's order (its line's best move first, then
+    // captures, killers, quiets by history), leaving out moves it does not search.
     for (;;) {
-        const Move m = root ? root_moves_.move_at(root_index++) : picker.next();
+        const Move m = picker.next();
         if (!m) break;
-        if (m == excluded) continue;
+        if (m == excluded || (root && !root_moves_.searches(m, std::size_t(pv_index_)))) continue;
         const MoveInfo mi = move_info(pos, m, ++move_count, oc, check_info);
         if (may_prune && best > -SCORE_TB_WIN_IN_MAX_PLY &&
             prune_move(pos, mi, depth, ss->static_eval, alpha, is_improving, skip_quiets))
