@@ -4,6 +4,8 @@
 // model whose probabilities are proper at every score and material.
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "core/position.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/params.hpp"

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/position.hpp"
 #include "eval/params.hpp"
 #include "notation/uci_move.hpp"

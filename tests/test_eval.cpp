@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/position.hpp"
 #include "engine/engine.hpp"
 #include "eval/engine_file.hpp"

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/config.hpp"
 #include "eval/engine_file.hpp"
 #include "eval/evaluate.hpp"

@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/position.hpp"
 #include "engine/config.hpp"
 #include "engine/engine.hpp"

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/position.hpp"
 #include "eval/params.hpp"
 #include "eval/wdl.hpp"

@@ -1,5 +1,7 @@
 #include "engine/config.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "eval/engine_file.hpp"
 
 namespace horizon {

@@ -9,6 +9,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "engine_json.hpp"
 
 namespace horizon {

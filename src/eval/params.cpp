@@ -6,6 +6,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 namespace horizon {
 
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "eval/engine_file.hpp"
 #include "eval/wdl.hpp"

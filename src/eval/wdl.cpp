@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "eval/engine_file.hpp"
 
 namespace horizon {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/position.hpp"
 #include "core/types.hpp"

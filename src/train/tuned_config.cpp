@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "eval/engine_file.hpp"
 
 namespace horizon::tune {
