@@ -78,7 +78,7 @@ void check_san_of_every_move(const Position& pos, Failures& fail, long long& mov
         }
         // Minimal disambiguation of a piece move: file, else rank, else both.
         if (m.type() == CASTLING || type_of(pos.moved_piece(m)) == PAWN) continue;
-        const std::string dest = (pos.is_capture(m) ? "x" : "") + square_name(m.to());
+        const std::string dest = std::string(pos.is_capture(m) ? "x" : "") + square_name(m.to());
         const std::string disambiguation = core.substr(1, core.size() - 1 - dest.size());
         const std::string piece = core.substr(0, 1);
         const std::string file(1, char('a' + file_of(m.from())));
