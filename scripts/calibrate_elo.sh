@@ -10,6 +10,8 @@
 #   scripts/calibrate_elo.sh ... -R "NODES LINES TEMP LOSS" ELO
 #                  (Horizon plays that row of the strength table instead of its own level for ELO,
 #                   through the StrengthOverride option: how a row is fitted without a rebuild)
+#   scripts/calibrate_elo.sh ... -H OTHER_ELO -Q "NODES LINES TEMP LOSS" ELO
+#                  (the other Horizon plays that row instead of its own level for OTHER_ELO)
 #
 # Defaults: 100 games, 10+0.1, 2 concurrent games, DIR
 # /tmp/horizon-elo.<ELO>[r<ROW>]-vs-<sf<SF_ELO> or h<OTHER>>-<TC>.
@@ -27,31 +29,40 @@ out=""
 other=""
 sf_elo=""
 row=""
-while getopts "e:n:t:c:d:H:S:R:" opt; do
+other_row=""
+while getopts "e:n:t:c:d:H:S:R:Q:" opt; do
   case $opt in
     e) bin=$OPTARG ;; n) games=$OPTARG ;; t) tc=$OPTARG ;; c) conc=$OPTARG ;;
     d) out=$OPTARG ;; H) other=$OPTARG ;; S) sf_elo=$OPTARG ;; R) row=$OPTARG ;;
-    *) sed -n '2,19p' "$0"; exit 2 ;;
+    Q) other_row=$OPTARG ;; *) sed -n '2,21p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { sed -n '2,19p' "$0"; exit 2; }
+[ $# -eq 1 ] || { sed -n '2,21p' "$0"; exit 2; }
+[ -z "$other_row" ] || [ -n "$other" ] || { echo "-Q needs -H" >&2; exit 2; }
 elo=$1
 sf_elo=${sf_elo:-$elo}
 [ -x "$bin" ] || { echo "Horizon binary $bin not found; build it first" >&2; exit 2; }
 bin=$(realpath "$bin")
+# Checks a trial row with the engine itself (a row it refuses would otherwise play UCI_Elo's
+# level) and prints it with commas.
+checked_row() {
+  local said
+  said=$(printf 'setoption name StrengthOverride value %s\nquit\n' "$2" | "$bin" 2>&1 || true)
+  if [ -n "$said" ]; then echo "$1 '$2': $said" >&2; return 2; fi
+  tr ', \t' '\n\n\n' <<< "$2" | grep -v '^$' | paste -sd, -
+}
 if [ -n "$row" ]; then
   [ "$elo" != full ] || { echo "-R plays a limited level: give an ELO, not full" >&2; exit 2; }
-  # Checked by the engine itself: a row it refuses would otherwise play UCI_Elo's level.
-  said=$(printf 'setoption name StrengthOverride value %s\nquit\n' "$row" | "$bin" 2>&1 || true)
-  if [ -n "$said" ]; then echo "-R '$row': $said" >&2; exit 2; fi
-  row=$(tr ', ' '\n\n' <<< "$row" | grep -v '^$' | paste -sd, -)
+  row=$(checked_row -R "$row")
 fi
+[ -z "$other_row" ] || other_row=$(checked_row -Q "$other_row")
 # shellcheck source=opponents.sh
 . "$root/scripts/opponents.sh"
 find_fastchess || exit 2
 fastchess=$FASTCHESS_BIN
-out=${out:-/tmp/horizon-elo.$elo${row:+r$row}-vs-${other:+h$other}${other:-sf$sf_elo}-$tc}
+if [ -n "$other" ]; then against=h$other${other_row:+r$other_row}; else against=sf$sf_elo; fi
+out=${out:-/tmp/horizon-elo.$elo${row:+r$row}-vs-$against-$tc}
 mkdir -p "$out"
 cd "$out"
 # The binary is copied once, so that a rebuild cannot change a resumed run.
@@ -66,6 +77,7 @@ else
 fi
 if [ -n "$other" ]; then
   opponent=(cmd="$out/horizon" name="Horizon-$other" "${limited[@]}" option.UCI_Elo="$other")
+  [ -z "$other_row" ] || opponent+=(option.StrengthOverride="$other_row")
 else
   opponent=(cmd=/usr/games/stockfish name="Stockfish-$sf_elo" "${limited[@]}"
             option.UCI_Elo="$sf_elo")
@@ -98,7 +110,7 @@ horizon_side() { # the count of games in games.pgn whose end names Horizon-$elo'
     END { print c + 0 }' games.pgn 2>/dev/null || echo 0
 }
 echo "requested $elo${row:+ (row $row)}" \
-  "against ${other:+Horizon }${other:-Stockfish $sf_elo}, $tc:" \
+  "against ${other:+Horizon }${other:-Stockfish $sf_elo}${other_row:+ (row $other_row)}, $tc:" \
   "measured $d +/- $e Elo over $pairs pairs (Horizon's score $pct %), games $n"
 echo "Horizon: illegal moves $(horizon_side 'illegal move')," \
   "time forfeits $(horizon_side 'loses on time') (fastchess exit $rc; details in $out)"
