@@ -14,7 +14,7 @@
 #                  (the other Horizon plays that row instead of its own level for OTHER_ELO)
 #
 # Defaults: 100 games, 10+0.1, 2 concurrent games, DIR
-# /tmp/horizon-elo.<ELO>[r<ROW>]-vs-<sf<SF_ELO> or h<OTHER>>-<TC>.
+# /tmp/horizon-elo.<ELO>[r<ROW>]-vs-<sf<SF_ELO> or h<OTHER>[r<OTHER_ROW>]>-<TC>.
 # A stopped run resumes from DIR/state.json. Prints the requested Elo, the measured difference
 # (Horizon minus its opponent) with its 95 % error over the finished pairs of games, the games,
 # and Horizon's illegal moves and time forfeits (all from DIR/games.pgn, so also after a stop).
