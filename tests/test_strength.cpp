@@ -151,6 +151,42 @@ TEST_CASE("strength: limited games give legal moves - a seed repeats the game", 
         CHECK(limited_game(elo, 42, 4, true).size() == 4);
 }
 
+TEST_CASE("strength: the guard stays within the move's time - a spent clock skips it",
+          "[strength]") {
+    // UCI_Elo 1350 searches 600 nodes, below GUARD_NODES: unhurried, the guard adds its own
+    // search of GUARD_NODES. With 5 ms on the clock, the move's budget is 1 ms, spent before
+    // the guard could search that much (each of its searches stops at the first look at the
+    // clock, after at most 1024 nodes, or is not started).
+    Engine engine;
+    engine.set_limit_strength(true);
+    engine.set_elo(STRENGTH_ELO_MIN);
+    engine.set_strength_seed(3);
+    const StrengthLevel level = strength_level(STRENGTH_ELO_MIN);
+    REQUIRE(level.nodes < GUARD_NODES);
+    const std::string fens[] = {std::string(Position::START_FEN),
+                                "4k3/8/8/8/8/8/PP6/3QK3 w - - 0 1"};
+    for (const std::string& fen : fens) {
+        INFO(fen);
+        REQUIRE_FALSE(engine.set_position(fen, {}));
+        SearchLimits limits;
+        limits.time[WHITE] = limits.time[BLACK] = 5;
+        std::uint64_t nodes = 0;
+        Move best = Move::none();
+        SearchCallbacks cb;
+        cb.on_report = [&](const SearchReport& r) { nodes = std::max(nodes, r.nodes); };
+        cb.on_bestmove = [&](Move b, Move) { best = b; };
+        engine.go(limits, {}, cb);
+        engine.wait();
+        CHECK(engine.position().is_legal(best));
+        CHECK(nodes < level.nodes + 4096);
+        // Without a clock the same level's guard searches in full.
+        nodes = 0;
+        engine.go(SearchLimits{}, {}, cb);
+        engine.wait();
+        CHECK(nodes > GUARD_NODES / 2);
+    }
+}
+
 TEST_CASE("strength: a level written as a row reads back as itself - bad rows say why",
           "[strength]") {
     for (const StrengthLevel& anchor : strength_table()) {

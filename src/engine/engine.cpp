@@ -333,8 +333,14 @@ std::optional<SearchReport> Engine::blunder_guard(Move chosen, const std::vector
                                                   std::uint64_t* nodes) {
     SearchLimits limits;
     limits.nodes = GUARD_NODES;
-    // A clock of its own: node-limited, whatever the game's clock says.
+    // A clock of its own: GUARD_NODES, and under a game clock no more than what this move's
+    // budget has left (a guard that overran it lost bullet games on time).
     TimeManager clock;
+    const auto out_of_time = [&] {
+        if (!time_.has_limit() || signals_.pondering) return false; // a ponder: not our clock
+        limits.movetime = time_.soft_ms() - time_.elapsed_ms();
+        return limits.movetime <= 0;
+    };
     const auto search = [&](const std::vector<Move>& moves,
                             const std::function<void(const SearchReport&)>& report) {
         clock.start(limits, pos_.side_to_move(), 0, pos_.game_ply());
@@ -344,10 +350,11 @@ std::optional<SearchReport> Engine::blunder_guard(Move chosen, const std::vector
         return r;
     };
     SearchReport best_line;
+    if (out_of_time()) return std::nullopt;
     const SearchResult best = search(searchmoves, [&](const SearchReport& r) {
         if (r.multipv == 1) best_line = r;
     });
-    if (!best.best || best.best == chosen || signals_.stop) return std::nullopt;
+    if (!best.best || best.best == chosen || signals_.stop || out_of_time()) return std::nullopt;
     const SearchResult mine = search({chosen}, [](const SearchReport&) {});
     if (!mine.best || signals_.stop || !guard_refuses(best.score, mine.score)) return std::nullopt;
     best_line.pv = best.pv.empty() ? std::vector<Move>{best.best} : best.pv;

@@ -118,8 +118,10 @@ public:
     // The guard of a weak level (search/strength.hpp): searches the position with GUARD_NODES
     // for its best move and, when that is not `chosen`, `chosen` alone with as many; returns
     // the best move's line when the guard refuses `chosen`, else nothing (also when a stop
-    // came). `searchmoves` limits the moves as in go. Runs on the calling thread, while no
-    // search runs (the search thread calls it after a limited search; tests call it).
+    // came or the move's time is spent: under a clock it stays within the budget of the
+    // search that called it). `searchmoves` limits the moves as in go. Runs on the calling
+    // thread, while no search runs (the search thread calls it after a limited search; tests
+    // call it).
     std::optional<SearchReport> blunder_guard(Move chosen, const std::vector<Move>& searchmoves,
                                               std::uint64_t* nodes = nullptr);
 
