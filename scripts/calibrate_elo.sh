@@ -76,7 +76,10 @@ else
   [ -z "$row" ] || mine+=(option.StrengthOverride="$row")
 fi
 if [ -n "$other" ]; then
-  opponent=(cmd="$out/horizon" name="Horizon-$other" "${limited[@]}" option.UCI_Elo="$other")
+  # At the same Elo (two rows of one level) the other side needs a name of its own.
+  other_name=Horizon-$other
+  [ "$other" != "$elo" ] || other_name=Horizon-$other-other
+  opponent=(cmd="$out/horizon" name="$other_name" "${limited[@]}" option.UCI_Elo="$other")
   [ -z "$other_row" ] || opponent+=(option.StrengthOverride="$other_row")
 else
   opponent=(cmd=/usr/games/stockfish name="Stockfish-$sf_elo" "${limited[@]}"
