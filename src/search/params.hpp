@@ -87,6 +87,9 @@ inline constexpr int PROBCUT_MIN_DEPTH = 5;
 inline constexpr int PROBCUT_REDUCTION = 4;
 HORIZON_TUNABLE(PROBCUT_MARGIN, 200, 80, 400);
 HORIZON_TUNABLE(PROBCUT_IMPROVING, 50, 0, 150);
+// No ProbCut in the reply to a move that loses more than this by SEE: the shallow search
+// would see the material come back, not what the sacrifice was for.
+inline constexpr int PROBCUT_SACRIFICE = 150;
 
 // Quiescence.
 HORIZON_TUNABLE(QS_FUTILITY_MARGIN, 150, 50, 400);

@@ -130,6 +130,7 @@ std::optional<Score> Searcher::null_move(Position& pos, Score eval, Score beta, 
     const int r = sp::NMP_BASE_REDUCTION + depth / sp::NMP_DEPTH_DIVISOR +
                   std::min((eval - beta) / sp::NMP_EVAL_DIVISOR, sp::NMP_EVAL_REDUCTION_MAX);
     ss->move = Move::null();
+    ss->sacrifice = false;
     ss->piece = NO_PIECE;
     ss->continuation = nullptr;
     pos.make_null_move();
@@ -151,13 +152,14 @@ std::optional<Score> Searcher::null_move(Position& pos, Score eval, Score beta, 
 std::optional<Score> Searcher::probcut(Position& pos, Score beta, Depth depth, int ply,
                                        bool cut_node, bool improving, bool tt_hit,
                                        const TTData& tt) {
-    if (depth < sp::PROBCUT_MIN_DEPTH || is_decisive(beta)) return std::nullopt;
+    Frame* ss = stack_ + ply + STACK_OFFSET;
+    if (depth < sp::PROBCUT_MIN_DEPTH || is_decisive(beta) || (ss - 1)->sacrifice)
+        return std::nullopt;
     const Score pc_beta = beta + sp::PROBCUT_MARGIN - sp::PROBCUT_IMPROVING * int(improving);
     // The table already holds a search nearly as deep that stayed below it.
     if (tt_hit && tt.score != SCORE_NONE && tt.depth >= depth - (sp::PROBCUT_REDUCTION - 1) &&
         tt.score < pc_beta)
         return std::nullopt;
-    Frame* ss = stack_ + ply + STACK_OFFSET;
     MovePicker picker(pos, tt_hit ? tt.move : Move::none(), *history_);
     const Depth probe_depth = depth - sp::PROBCUT_REDUCTION;
     for (Move m = picker.next(); m; m = picker.next()) {
@@ -433,9 +435,10 @@ inline Searcher::MoveInfo Searcher::move_info(const Position& pos, Move m, int m
 }
 
 // Plays m from the node at `ply`, entering it in that node's frame.
-inline void Searcher::play(Position& pos, int ply, Move m, int extension) {
+inline void Searcher::play(Position& pos, int ply, Move m, int extension, bool sacrifice) {
     Frame* ss = stack_ + ply + STACK_OFFSET;
     ss->move = m;
+    ss->sacrifice = sacrifice;
     ss->piece = pos.moved_piece(m);
     ss->continuation = history_->continuation_of(ss->piece, m.to());
     (ss + 1)->double_extensions = ss->double_extensions + (extension >= 2);
@@ -621,7 +624,9 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         }
 
         const std::uint64_t nodes_before = nodes();
-        play(pos, ply, m, extension);
+        // Only a reply deep enough for ProbCut needs to know (the SEE costs time).
+        play(pos, ply, m, extension,
+             depth > sp::PROBCUT_MIN_DEPTH && !pos.see_ge(m, -sp::PROBCUT_SACRIFICE));
         const int r = late_move_reduction(mi, depth, pv_node, cut_node, is_improving, tt_capture,
                                           mark.marked(), (ss + 1)->cutoffs > sp::CUTOFFS_MANY);
         const Score score = search_move(pos, alpha, beta, depth - 1 + extension, r, ply,

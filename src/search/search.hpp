@@ -124,6 +124,7 @@ private:
         int double_extensions = 0;
         int cutoffs = 0; // beta cutoffs among this ply's nodes below the parent searched now
         Position::AttackTiers threats; // the squares the side not to move attacks
+        bool sacrifice = false; // `move` lost material by SEE (computed where ProbCut may follow)
     };
     // What the move loop needs to decide about one move.
     struct MoveInfo {
@@ -193,7 +194,7 @@ private:
     int late_move_reduction(const MoveInfo& mi, Depth depth, bool pv_node, bool cut_node,
                             bool improving, bool tt_capture, bool marked, bool refuted_often) const;
     void eval_change_history(const Position& pos, int ply);
-    void play(Position& pos, int ply, Move m, int extension);
+    void play(Position& pos, int ply, Move m, int extension, bool sacrifice = false);
     Score search_move(Position& pos, Score alpha, Score beta, Depth new_depth, int reduction,
                       int ply, bool first, bool pv_node, bool cut_node, Score best);
     void store_result(const Position& pos, int ply, Score best, Move best_move, Depth depth,
