@@ -19,7 +19,7 @@ constexpr std::array<StrengthLevel, 6> TABLE = {{
     {1800, 2000, 3, 33, 145},
     {2200, 250000, 2, 6, 40},
     {2600, 2000000, 1, 0, 0},
-    {2850, 1000000000, 1, 0, 0}, // no budget: the clock alone, full strength
+    {2850, STRENGTH_MAX_NODES, 1, 0, 0}, // no budget: the clock alone, full strength
 }};
 
 // Scores past this are mates or table wins: as a difference between lines, a large one.
