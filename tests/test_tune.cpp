@@ -210,6 +210,35 @@ TEST_CASE("tune: --only fits the terms named and keeps every other weight", "[tu
     CHECK_FALSE(std::filesystem::exists(none.path));
 }
 
+TEST_CASE("tune: --l2 holds the weights nearer their start, the more the stronger", "[tune]") {
+    // How far the fitted weights end from the built-in ones: the sum of |change| over them.
+    const auto distance = [](const std::string& l2) {
+        TempFile out_file("l2.json");
+        std::string out, err;
+        REQUIRE(tune_with({"--data", FIXTURE, "--out", out_file.path, "--epochs", "5", "--no-wdl",
+                           "--threads", "1", "--lr", "5", "--l2", l2},
+                          out, err) == 0);
+        EvalWeights loaded;
+        REQUIRE_FALSE(EvalWeights::load(out_file.path, loaded));
+        const auto& before = default_eval_params().weights;
+        const auto& after = loaded.params.weights;
+        long total = 0;
+        for (std::size_t i = 0; i < before.size(); ++i)
+            total += std::abs(after[i].mg - before[i].mg) + std::abs(after[i].eg - before[i].eg);
+        return total;
+    };
+    const long free_fit = distance("0"), pulled = distance("0.001"), held = distance("1");
+    CHECK(free_fit > 0);
+    CHECK(pulled < free_fit);
+    CHECK(held < pulled);
+
+    std::string out, err;
+    TempFile none("l2-none.json");
+    CHECK(tune_with({"--data", FIXTURE, "--out", none.path, "--l2", "-1"}, out, err) != 0);
+    CHECK(err.find("--l2 must not be negative") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(none.path));
+}
+
 TEST_CASE("tune: malformed data lines are reported with file and line", "[tune]") {
     const std::string good = "8/8/4k3/8/8/3QK3/8/8 w - - 0 1 | 950 | 1.0\n";
     const std::string draw = "8/8/4k3/8/8/3QK3/8/8 b - - 0 1 | 0 | 0.5\n";

@@ -226,6 +226,7 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
         ("k", "(or --k) the sigmoid scale K; skips its fit", cxxopts::value<double>())
         ("holdout", "fraction of positions held out for the validation loss (0 = none)", cxxopts::value<double>()->default_value("0.05"))
         ("min-count", "keep a weight at its starting value when fewer than N training positions use it", cxxopts::value<std::uint64_t>()->default_value("0"))
+        ("l2", "pull every weight toward its start: adds L2 * ((weight - start) / 100 cp)^2 per weight to the loss (0 = none)", cxxopts::value<double>()->default_value("0"))
         ("only", "fit only these terms (names as in engine.json, repeat or separate with commas); the rest keep their starting weights", cxxopts::value<std::vector<std::string>>())
         ("skip-bad", "warn about malformed data lines and skip them (default: stop at the first)")
         ("no-wdl", "do not fit the win/draw/loss model")
@@ -277,6 +278,7 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
         if (args.count("k")) o.k = args["k"].as<double>();
         o.holdout = args["holdout"].as<double>();
         o.min_count = args["min-count"].as<std::uint64_t>();
+        o.l2 = args["l2"].as<double>();
         if (args.count("only"))
             for (const std::string& name : args["only"].as<std::vector<std::string>>()) {
                 if (name.empty()) continue;
@@ -296,6 +298,8 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
             throw std::invalid_argument("--lambda must be in [0, 1]");
         if (o.k && !(*o.k > 0 && std::isfinite(*o.k)))
             throw std::invalid_argument("--k must be positive");
+        if (!(o.l2 >= 0) || !std::isfinite(o.l2))
+            throw std::invalid_argument("--l2 must not be negative");
         if (!(o.holdout >= 0 && o.holdout <= 0.5))
             throw std::invalid_argument("--holdout must be in [0, 0.5]");
         const auto dir = std::filesystem::path(o.out).parent_path();

@@ -29,6 +29,9 @@ double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// The gradient of the pull toward the start, l2 * ((w - start) / 100)^2, for one weight.
+double l2_gradient(double l2, double w, double start) { return 2 * l2 * (w - start) / 1e4; }
+
 // Weights that too few training positions use would only fit noise: they keep their start.
 // Returns, per parameter, whether it is frozen.
 // With `only`, the weights of every other term are frozen as well (not counted).
@@ -216,6 +219,7 @@ std::optional<std::string> run_tuning(const TuneSettings& o, TuneObserver& obser
     observer.split(train.size(), valid.size());
 
     Weights w = weights_of(start_params);
+    const Weights start_w = w;
     Objective objective{1.0, o.lambda};
     KReport k_report;
     if (o.k) {
@@ -262,7 +266,7 @@ std::optional<std::string> run_tuning(const TuneSettings& o, TuneObserver& obser
             loss_gradient(data, std::span(pass.data() + b, len), w.data(), objective, pool,
                           grad.data());
             for (std::size_t i = 0; i < frozen.size(); ++i)
-                if (frozen[i]) grad[i] = 0;
+                grad[i] = frozen[i] ? 0 : grad[i] + l2_gradient(o.l2, w[i], start_w[i]);
             adam.step(w.data(), grad.data());
             progress.done = std::uint64_t(epoch - 1) * pass.size() + b + len;
             progress.elapsed = seconds_since(train_start);

@@ -36,6 +36,9 @@ struct TuneSettings {
     double holdout = 0.05;
     std::uint64_t min_count = 0; // weights seen in fewer training positions stay as they start
     std::vector<Term> only;      // when not empty, the weights of other terms stay as they start
+    // A pull toward the starting weights: the fit minimises the loss plus l2 times the sum over
+    // the weights of ((weight - start) / 100 cp)^2 (0: none).
+    double l2 = 0;
     bool skip_bad = false;
     bool wdl = true;
 };
