@@ -42,8 +42,9 @@ and all are counted and skipped.
 The fit: K is chosen first so that sigmoid(K * eval / 400) best matches the results with the
 starting weights (unless --k), then every mg and eg weight is fitted by Adam to minimise the
 mean squared error between sigmoid(K * eval / 400) and lambda * result + (1 - lambda) *
-sigmoid(K * score / 400). Weights are rounded to integers at the end. The win/draw/loss model
-is then fitted to the results with the tuned evaluation. The output is a complete engine.json.
+sigmoid(K * score / 400), plus the --l2 pull toward the starting weights when it is given.
+Weights are rounded to integers at the end. The win/draw/loss model is then fitted to the
+results with the tuned evaluation. The output is a complete engine.json.
 )";
 
 void print_wdl_table(const WdlModel& model, std::ostream& out) {
