@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Checks the house style (scripts/check_format.sh), then builds and runs the whole test
-# suite: a Release build (PEXT lookups, warnings as errors), an ASan+UBSan build
-# (magic-bitboard lookups), and a ThreadSanitizer build that runs the threaded tests (Lazy
-# SMP, the search thread against stop/ponderhit/isready/quit); the libFuzzer targets (clang,
-# ASan + UBSan), each over its committed corpus and then briefly on mutated inputs (fuzz/); then
-# the distributed binaries: the Windows build under Wine and the portable Linux builds on an
+# suite: a Release build (PEXT lookups, warnings as errors); a clang ASan+UBSan build
+# (magic-bitboard lookups) that runs the tests and the libFuzzer targets, each target over its
+# committed corpus and then briefly on mutated inputs (fuzz/); a ThreadSanitizer build that runs
+# the threaded tests (Lazy SMP, the search thread against stop/ponderhit/isready/quit); then the
+# distributed binaries: the Windows build under Wine and the portable Linux builds on an
 # emulated older processor (scripts/check_portable.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +20,7 @@ scripts/deps.sh
 echo "=== house style"
 scripts/check_format.sh
 stage_done "dependencies and house style"
-for preset in ci ci-sanitize ci-tsan fuzz; do
+for preset in ci ci-sanitize ci-tsan; do
   echo "=== $preset: configure and build"
   cmake --preset "$preset" > /dev/null
   cmake --build --preset "$preset"

@@ -1,6 +1,8 @@
 // Compiled for baseline x86-64 without LTO (see cpu_check.hpp): only C library calls here.
 #include "core/cpu_check.hpp"
 
+#include <cpuid.h>
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -69,9 +71,13 @@ unsigned cpu_features_detected() {
     if (__builtin_cpu_supports("avx")) has |= CPU_AVX;
     if (__builtin_cpu_supports("bmi")) has |= CPU_BMI;
     if (__builtin_cpu_supports("fma")) has |= CPU_FMA;
-    if (__builtin_cpu_supports("f16c")) has |= CPU_F16C;
-    if (__builtin_cpu_supports("lzcnt")) has |= CPU_LZCNT;
-    if (__builtin_cpu_supports("movbe")) has |= CPU_MOVBE;
+    // F16C, MOVBE and LZCNT from CPUID itself: clang 15's builtin does not know their names.
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+        if (ecx & bit_F16C) has |= CPU_F16C;
+        if (ecx & bit_MOVBE) has |= CPU_MOVBE;
+    }
+    if (__get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) && (ecx & bit_LZCNT)) has |= CPU_LZCNT;
     if (__builtin_cpu_supports("avx512f")) has |= CPU_AVX512F;
     if (__builtin_cpu_supports("avx512bw")) has |= CPU_AVX512BW;
     if (__builtin_cpu_supports("avx512dq")) has |= CPU_AVX512DQ;
