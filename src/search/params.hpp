@@ -33,7 +33,7 @@ HORIZON_TUNABLE(RAZOR_PER_DEPTH, 200, 80, 400);
 
 // Null-move pruning: reduction = base + depth / divisor + min((eval - beta) / eval divisor, cap).
 inline constexpr int NMP_MIN_DEPTH = 3;
-HORIZON_TUNABLE(NMP_BASE_REDUCTION, 4, 2, 6);
+HORIZON_TUNABLE(NMP_BASE_REDUCTION, 3, 2, 6);
 HORIZON_TUNABLE(NMP_DEPTH_DIVISOR, 3, 2, 6);
 HORIZON_TUNABLE(NMP_EVAL_DIVISOR, 200, 80, 400);
 HORIZON_TUNABLE(NMP_EVAL_REDUCTION_MAX, 3, 1, 5);
