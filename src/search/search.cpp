@@ -654,6 +654,10 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     }
 
     if (move_count == 0) return excluded ? alpha : in_check ? mated_in(ply) : SCORE_DRAW;
+    // A fail high's score is an overestimate more often than not: pull it towards beta, the
+    // less so the deeper the search that found it.
+    if (best >= beta && !root && !is_decisive(best) && !is_decisive(beta))
+        best = (best * depth + beta) / (depth + 1);
     best = std::min(best, cap);
     if (!excluded && !(root && pv_index_ > 0))
         store_result(pos, ply, best, best_move, depth, pv_node, beta);
@@ -716,6 +720,9 @@ Score Searcher::qsearch(Position& pos, Score alpha, Score beta, int ply, bool ch
         }
     }
     if (in_check && move_count == 0) return mated_in(ply);
+    // A move's cutoff in the quiescence search is softened halfway towards beta (see search).
+    if (best >= beta && best_move && !is_decisive(best) && !is_decisive(beta))
+        best = (best + beta) / 2;
 
     tt_.store(pos.key(), ply, best_move, best, raw_eval, 0,
               best >= beta ? BOUND_LOWER : BOUND_UPPER);
