@@ -31,6 +31,13 @@ bool is_mate_score(Score s) { return std::abs(s) >= SCORE_MATE_IN_MAX_PLY; }
 // A mate or a tablebase result: not a score to prune, reduce or correct by.
 bool is_decisive(Score s) { return std::abs(s) >= SCORE_TB_WIN_IN_MAX_PLY; }
 
+// A fail high's score is an overestimate more often than not: it is pulled towards beta, the less
+// so the deeper the search that found it. Decisive scores keep their values.
+Score softened_fail_high(Score best, Score beta, Depth depth) {
+    if (best < beta || is_decisive(best) || is_decisive(beta)) return best;
+    return (best * depth + beta) / (depth + 1);
+}
+
 bool has_non_pawn_material(const Position& pos, Color c) {
     return pos.pieces(c) & ~pos.pieces(PAWN, KING);
 }
@@ -654,10 +661,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     }
 
     if (move_count == 0) return excluded ? alpha : in_check ? mated_in(ply) : SCORE_DRAW;
-    // A fail high's score is an overestimate more often than not: pull it towards beta, the
-    // less so the deeper the search that found it.
-    if (best >= beta && !root && !is_decisive(best) && !is_decisive(beta))
-        best = (best * depth + beta) / (depth + 1);
+    if (!root) best = softened_fail_high(best, beta, depth);
     best = std::min(best, cap);
     if (!excluded && !(root && pv_index_ > 0))
         store_result(pos, ply, best, best_move, depth, pv_node, beta);
@@ -720,9 +724,8 @@ Score Searcher::qsearch(Position& pos, Score alpha, Score beta, int ply, bool ch
         }
     }
     if (in_check && move_count == 0) return mated_in(ply);
-    // A move's cutoff in the quiescence search is softened halfway towards beta (see search).
-    if (best >= beta && best_move && !is_decisive(best) && !is_decisive(beta))
-        best = (best + beta) / 2;
+    // A move's cutoff is softened as a one-ply search's would be; the stand pat's is not.
+    if (best_move) best = softened_fail_high(best, beta, 1);
 
     tt_.store(pos.key(), ply, best_move, best, raw_eval, 0,
               best >= beta ? BOUND_LOWER : BOUND_UPPER);
