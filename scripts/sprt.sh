@@ -7,13 +7,16 @@
 #   -t TC        time control (default 5+0.05); -n NODES plays at fixed nodes per move instead
 #   -e ELO1      SPRT elo1 bound (default 5; elo0 is 0), -a/-b alpha/beta (default 0.05)
 #   -g GAMES     the most games to play (default 20000)
-#   -c CONC      concurrent games (default 2: one per core)
+#   -c CONC      concurrent games (default 2: one per core); given on a resumed run, it
+#                replaces the concurrency the run was saved with
 #   -o OPTS      extra UCI options for both engines, e.g. "Threads=1 Hash=16"
 #   -d DIR       output folder (default /tmp/horizon-sprt.<base>-<new>); a run that was
 #                stopped resumes from DIR/fastchess-state.json
 #   -f           fixed-games match, no SPRT (with -g: e.g. 400 games for an Elo figure)
 #   -A           no adjudication (by default games end early as SELFPLAY_ADJUDICATION in
 #                scripts/opponents.sh says: resign at 6 pawns, draw at 0.2 from move 34)
+#   -B BIN, -N BIN  use these built binaries as BASE_REV's and NEW_REV's instead of building
+#                them (each must be a build of its revision: the bench signature is its own)
 # Prints the verdict, Elo +- error, the pentanomial counts and both `Bench:` signatures.
 # fastchess is $FASTCHESS, else on PATH, else a usual place (scripts/opponents.sh).
 set -euo pipefail
@@ -25,20 +28,23 @@ alpha=0.05
 beta=0.05
 games=20000
 conc=2
+conc_given=0
+base_bin=""
+new_bin=""
 opts=""
 out=""
 fixed=0
 adjudicate=1
-while getopts "t:n:e:a:b:g:c:o:d:fA" opt; do
+while getopts "t:n:e:a:b:g:c:o:d:fAB:N:" opt; do
   case $opt in
     t) tc=$OPTARG ;; n) nodes=$OPTARG ;; e) elo1=$OPTARG ;; a) alpha=$OPTARG ;;
-    b) beta=$OPTARG ;; g) games=$OPTARG ;; c) conc=$OPTARG ;; o) opts=$OPTARG ;;
-    d) out=$OPTARG ;; f) fixed=1 ;; A) adjudicate=0 ;;
-    *) sed -n '2,18p' "$0"; exit 2 ;;
+    b) beta=$OPTARG ;; g) games=$OPTARG ;; c) conc=$OPTARG; conc_given=1 ;; o) opts=$OPTARG ;;
+    d) out=$OPTARG ;; f) fixed=1 ;; A) adjudicate=0 ;; B) base_bin=$OPTARG ;; N) new_bin=$OPTARG ;;
+    *) sed -n '2,21p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '2,18p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,21p' "$0"; exit 2; }
 base_rev=$1
 new_rev=${2:-WORKTREE}
 # shellcheck source=opponents.sh
@@ -46,9 +52,16 @@ new_rev=${2:-WORKTREE}
 find_fastchess || exit 2
 fastchess=$FASTCHESS_BIN
 
-# Builds REV (a commit, or WORKTREE) into $2 and prints its bench signature.
+# Builds REV (a commit, or WORKTREE) into $2 and prints its bench signature; with a built
+# binary $3, copies that instead.
 build_rev() {
-  local rev=$1 dest=$2 src
+  local rev=$1 dest=$2 bin=${3:-} src
+  if [ -n "$bin" ]; then
+    [ -x "$bin" ] || { echo "not an executable: $bin" >&2; exit 2; }
+    cp "$bin" "$dest"
+    "$dest" bench 2>/dev/null | awk '/Nodes searched/ { print $3 }'
+    return
+  fi
   if [ "$rev" = WORKTREE ]; then
     src=$root
   else
@@ -68,8 +81,8 @@ short() { [ "$1" = WORKTREE ] && echo worktree || git -C "$root" rev-parse --sho
 out=${out:-/tmp/horizon-sprt.$(short "$base_rev")-$(short "$new_rev")}
 mkdir -p "$out"
 if [ ! -x "$out/base" ] || [ ! -x "$out/new" ]; then
-  build_rev "$base_rev" "$out/base" > "$out/base.bench"
-  build_rev "$new_rev" "$out/new" > "$out/new.bench"
+  build_rev "$base_rev" "$out/base" "$base_bin" > "$out/base.bench"
+  build_rev "$new_rev" "$out/new" "$new_bin" > "$out/new.bench"
 fi
 echo "base $(short "$base_rev"): Bench: $(cat "$out/base.bench")"
 echo "new  $(short "$new_rev"): Bench: $(cat "$out/new.bench")"
@@ -82,7 +95,21 @@ stat=(-sprt elo0=0 elo1="$elo1" alpha="$alpha" beta="$beta" model=normalized)
 adjudication=()
 [ "$adjudicate" = 1 ] && adjudication=("${SELFPLAY_ADJUDICATION[@]}")
 resume=()
-[ -f "$out/fastchess-state.json" ] && resume=(-config file="$out/fastchess-state.json")
+if [ -f "$out/fastchess-state.json" ]; then
+  resume=(-config file="$out/fastchess-state.json")
+  # fastchess takes the concurrency from the saved state: -c changes it there.
+  if [ "$conc_given" = 1 ]; then
+    python3 - "$out/fastchess-state.json" "$conc" << 'EOF'
+import json, sys
+path, conc = sys.argv[1], int(sys.argv[2])
+with open(path) as f:
+    state = json.load(f)
+state["concurrency"] = conc
+with open(path, "w") as f:
+    json.dump(state, f, indent=1)
+EOF
+  fi
+fi
 cd "$out"
 if [ ${#resume[@]} -gt 0 ]; then
   "$fastchess" "${resume[@]}" | tee -a "$out/fastchess.out"
