@@ -53,27 +53,26 @@ find_fastchess || exit 2
 fastchess=$FASTCHESS_BIN
 
 # Builds REV (a commit, or WORKTREE) into $2 and prints its bench signature; with a built
-# binary $3, copies that instead.
+# binary $3, copies that instead of building.
 build_rev() {
   local rev=$1 dest=$2 bin=${3:-} src
   if [ -n "$bin" ]; then
     [ -x "$bin" ] || { echo "not an executable: $bin" >&2; exit 2; }
-    cp "$bin" "$dest"
-    "$dest" bench 2>/dev/null | awk '/Nodes searched/ { print $3 }'
-    return
-  fi
-  if [ "$rev" = WORKTREE ]; then
-    src=$root
   else
-    src=$(mktemp -d /tmp/horizon-src.XXXXXX)
-    git -C "$root" archive "$rev" | tar -x -C "$src"
-    # Unpacked sources of dependencies (Fathom) are not in git: the checkout's serve.
-    if [ -d "$root/.deps" ]; then cp -r "$root/.deps" "$src/"; fi
+    if [ "$rev" = WORKTREE ]; then
+      src=$root
+    else
+      src=$(mktemp -d /tmp/horizon-src.XXXXXX)
+      git -C "$root" archive "$rev" | tar -x -C "$src"
+      # Unpacked sources of dependencies (Fathom) are not in git: the checkout's serve.
+      if [ -d "$root/.deps" ]; then cp -r "$root/.deps" "$src/"; fi
+    fi
+    cmake -S "$src" -B "$src/build/sprt" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON > /dev/null
+    cmake --build "$src/build/sprt" --target horizon -j 2 > /dev/null
+    bin=$src/build/sprt/horizon
   fi
-  cmake -S "$src" -B "$src/build/sprt" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON > /dev/null
-  cmake --build "$src/build/sprt" --target horizon -j 2 > /dev/null
-  cp "$src/build/sprt/horizon" "$dest"
+  cp "$bin" "$dest"
   "$dest" bench 2>/dev/null | awk '/Nodes searched/ { print $3 }'
 }
 
