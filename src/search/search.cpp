@@ -197,9 +197,11 @@ bool Searcher::late_move_prune(Depth depth, int move_count, bool improving) {
 }
 
 // Low-depth pruning of one move: late-move pruning (from there on, every quiet that does not
-// check is skipped: skip_quiets), then futility, history and SEE pruning.
+// check is skipped: skip_quiets), then futility, history and SEE pruning. On the principal
+// variation a capture that gives check is kept whatever SEE says: it may be a sacrifice for a
+// mating attack.
 inline bool Searcher::prune_move(const Position& pos, const MoveInfo& mi, Depth depth,
-                                 Score static_eval, Score alpha, bool improving,
+                                 Score static_eval, Score alpha, bool improving, bool pv_node,
                                  bool& skip_quiets) const {
     const int base_r = LMR.quiet[std::min(depth, 63)][std::min(mi.move_count, 63)];
     const int lmr_depth = std::max(depth - 1 - base_r, 0);
@@ -210,6 +212,7 @@ inline bool Searcher::prune_move(const Position& pos, const MoveInfo& mi, Depth 
             history_prune(mi.history, depth, lmr_depth))
             return true;
     }
+    if (pv_node && mi.gives_check) return false;
     return see_prune(pos, mi, depth, lmr_depth);
 }
 
@@ -617,7 +620,7 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
         if (m == excluded || (root && !root_moves_.searches(m, std::size_t(pv_index_)))) continue;
         const MoveInfo mi = move_info(pos, m, ++move_count, oc, check_info);
         if (may_prune && best > -SCORE_TB_WIN_IN_MAX_PLY &&
-            prune_move(pos, mi, depth, ss->static_eval, alpha, is_improving, skip_quiets))
+            prune_move(pos, mi, depth, ss->static_eval, alpha, is_improving, pv_node, skip_quiets))
             continue;
 
         int extension = 0;

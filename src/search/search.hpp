@@ -182,7 +182,7 @@ private:
     MoveInfo move_info(const Position& pos, Move m, int move_count, const OrderingContext& oc,
                        const Position::CheckInfo& check_info) const;
     bool prune_move(const Position& pos, const MoveInfo& mi, Depth depth, Score static_eval,
-                    Score alpha, bool improving, bool& skip_quiets) const;
+                    Score alpha, bool improving, bool pv_node, bool& skip_quiets) const;
     static bool late_move_prune(Depth depth, int move_count, bool improving);
     static bool futility_prune(int lmr_depth, Score static_eval, Score alpha);
     static bool history_prune(int history, Depth depth, int lmr_depth);
