@@ -82,6 +82,12 @@ inline constexpr int SEE_PRUNE_MAX_DEPTH = 8;
 HORIZON_TUNABLE(SEE_QUIET_PER_DEPTH_SQ, -20, -60, -5);
 HORIZON_TUNABLE(SEE_NOISY_PER_DEPTH, -90, -200, -30);
 
+// Futility pruning of captures that do not check: the static eval plus what the capture takes
+// plus a margin stays below alpha.
+inline constexpr int CFP_MAX_DEPTH = 6;
+HORIZON_TUNABLE(CFP_BASE, 200, 50, 500);
+HORIZON_TUNABLE(CFP_PER_DEPTH, 150, 50, 300);
+
 // ProbCut: a capture that beats beta + margin in a shallow search is taken as a cutoff.
 inline constexpr int PROBCUT_MIN_DEPTH = 5;
 inline constexpr int PROBCUT_REDUCTION = 4;

@@ -197,9 +197,10 @@ bool Searcher::late_move_prune(Depth depth, int move_count, bool improving) {
 }
 
 // Low-depth pruning of one move: late-move pruning (from there on, every quiet that does not
-// check is skipped: skip_quiets), then futility, history and SEE pruning. On the principal
-// variation a capture that gives check is kept whatever SEE says: it may be a sacrifice for a
-// mating attack.
+// check is skipped: skip_quiets), then futility and history pruning of quiets that do not
+// check, futility pruning of captures that do not, and SEE pruning of every move. On the principal
+// variation a move that gives check is kept whatever SEE says: it may be a sacrifice for a mating
+// attack.
 inline bool Searcher::prune_move(const Position& pos, const MoveInfo& mi, Depth depth,
                                  Score static_eval, Score alpha, bool improving, bool pv_node,
                                  bool& skip_quiets) const {
@@ -207,13 +208,23 @@ inline bool Searcher::prune_move(const Position& pos, const MoveInfo& mi, Depth 
     const int lmr_depth = std::max(depth - 1 - base_r, 0);
     if (mi.quiet) {
         if (!skip_quiets && late_move_prune(depth, mi.move_count, improving)) skip_quiets = true;
-        if (mi.gives_check) return false;
-        if (skip_quiets || futility_prune(lmr_depth, static_eval, alpha) ||
-            history_prune(mi.history, depth, lmr_depth))
+        if (!mi.gives_check && (skip_quiets || futility_prune(lmr_depth, static_eval, alpha) ||
+                                history_prune(mi.history, depth, lmr_depth)))
             return true;
     }
     if (pv_node && mi.gives_check) return false;
+    if (!mi.quiet && !mi.gives_check && capture_futility(pos, mi.move, depth, static_eval, alpha))
+        return true;
     return see_prune(pos, mi, depth, lmr_depth);
+}
+
+// A capture at low depth that cannot lift the static eval to alpha even with its victim won.
+bool Searcher::capture_futility(const Position& pos, Move m, Depth depth, Score static_eval,
+                                Score alpha) {
+    return depth <= sp::CFP_MAX_DEPTH && static_eval != SCORE_NONE && m.type() != PROMOTION &&
+           static_eval + sp::CFP_BASE + sp::CFP_PER_DEPTH * depth +
+                   Position::see_value(captured_type(pos, m)) <=
+               alpha;
 }
 
 // A quiet move at low (reduced) depth whose static eval plus a margin stays below alpha.
@@ -227,9 +238,10 @@ bool Searcher::history_prune(int history, Depth depth, int lmr_depth) {
     return lmr_depth < sp::HP_MAX_DEPTH && history < sp::HP_PER_DEPTH * depth;
 }
 
-// A move at low depth that loses material: more, the deeper (quiets by their reduced depth).
+// A move at low depth that loses material: more, the deeper (quiets by their reduced depth; a
+// quiet check, like a capture, by the depth itself).
 bool Searcher::see_prune(const Position& pos, const MoveInfo& mi, Depth depth, int lmr_depth) {
-    if (mi.quiet)
+    if (mi.quiet && !mi.gives_check)
         return lmr_depth <= sp::SEE_PRUNE_MAX_DEPTH &&
                !pos.see_ge(mi.move, sp::SEE_QUIET_PER_DEPTH_SQ * lmr_depth * lmr_depth);
     return depth <= sp::SEE_PRUNE_MAX_DEPTH &&

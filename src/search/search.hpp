@@ -185,6 +185,8 @@ private:
                     Score alpha, bool improving, bool pv_node, bool& skip_quiets) const;
     static bool late_move_prune(Depth depth, int move_count, bool improving);
     static bool futility_prune(int lmr_depth, Score static_eval, Score alpha);
+    static bool capture_futility(const Position& pos, Move m, Depth depth, Score static_eval,
+                                 Score alpha);
     static bool history_prune(int history, Depth depth, int lmr_depth);
     static bool see_prune(const Position& pos, const MoveInfo& mi, Depth depth, int lmr_depth);
     bool singular_candidate(bool tt_hit, const TTData& tt, Depth depth, int ply) const;
