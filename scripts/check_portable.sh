@@ -14,6 +14,9 @@
 # apart from the release files of scripts/dist.sh.
 # The time limits only catch hangs: Wine's first start in a new prefix can take minutes.
 set -euo pipefail
+# A command that fails outside a check stops the script: say where, on standard output with the
+# rest, so a CI log shows it.
+trap 'echo "check_portable.sh: stopped at line $LINENO (exit status $?)"' ERR
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 native=${1:-build/ci/horizon}
@@ -101,7 +104,10 @@ fi
 tb_dir="$(mktemp -d)/horizon tables"
 mkdir -p "$tb_dir"
 cp "$(dirname "$0")"/../../shared/syzygy/*.rtb[wz] "$tb_dir"/
-win_tb=$(timeout 120 winepath -w "$tb_dir" 2> /dev/null | tr -d '\r')
+# The Windows form of the path by Wine's drive Z:, which every prefix maps to / (winepath would
+# start a prefix of its own, the user's default, which a clean machine does not have: it failed
+# there and stopped this script).
+win_tb="Z:${tb_dir//\//\\}"
 krk="8/8/8/8/8/k7/2R5/4K3 w - - 0 1"
 expected=$("$native" tbprobe --syzygy-path "$tb_dir" "$krk" 2> /dev/null)
 got=$(timeout 300 "${wine_cmd[@]}" tbprobe --syzygy-path "$win_tb" "$krk" 2> /dev/null |
@@ -122,7 +128,7 @@ uci_session "linux-x86-64-v2 on Nehalem" 8 timeout 1200 "${emulated[@]}" \
 status=0
 v3=build/check-linux-x86-64-v3/horizon
 out=$(timeout 300 "${emulated[@]}" "$v3" < /dev/null 2>&1) || status=$?
-lines=$(printf '%s\n' "$out" | grep -c .)
+lines=$(printf '%s\n' "$out" | grep -c . || true)
 if [ "$status" = 1 ] && [ "$lines" = 1 ] && [[ $out == *"needs BMI2 (x86-64-v3)"* ]] &&
   [[ $out == *"-linux-x86-64-v2 instead"* ]]; then
   pass "linux-x86-64-v3 on Nehalem: exit status 1, '$out'"
