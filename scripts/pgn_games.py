@@ -5,6 +5,7 @@ game of each round and pairing: a match resumed from fastchess's saved state pla
 games finished after its last save, so a [Round] can hold the same White and Black twice; the
 later game is the one fastchess counts, and the one kept.
 """
+import lzma
 import re
 
 TAG = re.compile(r'^\[(\w+) "([^"]*)"\]', re.M)
@@ -29,6 +30,8 @@ def latest(found):
 
 
 def read(path):
-    """The text of a PGN file (bytes that are not UTF-8 replaced)."""
-    with open(path, encoding="utf-8", errors="replace") as f:
+    """The text of a PGN file (bytes that are not UTF-8 replaced); a name ending in .xz is read
+    through xz, as the games kept in tuning/games are."""
+    opener = lzma.open if path.endswith(".xz") else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
         return f.read()

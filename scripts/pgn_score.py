@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A player's score and Elo difference from a match runner's PGN, with pentanomial statistics.
 
-    scripts/pgn_score.py GAMES.pgn PLAYER
+    scripts/pgn_score.py GAMES.pgn [MORE.pgn ...] PLAYER
 
 fastchess prints its summary only every so many games, so a match stopped early (a session's
 end, Ctrl-C) leaves games after its last summary uncounted. This reads every finished game of
@@ -12,6 +12,10 @@ twice: the later game counts, the earlier one does not (as in fastchess's own ta
 the games, wins, draws and losses of PLAYER (its [White]/[Black] name), its score, the
 pentanomial counts (pairs that scored 0, 0.5, 1, 1.5 and 2 points) and the Elo difference
 with its 95 % error, from the variance of the pair scores as fastchess reports it.
+
+Several files are the parts of one match that were played as separate runs (a match longer than
+a session, whose machine is not kept: its later part is a new run, its rounds numbered from 1
+again), so a round pairs games of its own file only. A name ending in .xz is read through xz.
 """
 import math
 import sys
@@ -40,17 +44,21 @@ def elo(score):
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         print(__doc__.strip())
         return 2
-    rounds = player_points(read(sys.argv[1]), sys.argv[2])
+    files, player = sys.argv[1:-1], sys.argv[-1]
+    rounds = {}
+    for i, path in enumerate(files):
+        for r, points in player_points(read(path), player).items():
+            rounds[(i, r)] = points
     games = [p for r in rounds.values() for p in r]
     pairs = [sum(r) for r in rounds.values() if len(r) == 2]
     if not pairs:
-        print(f"no finished pair of games for {sys.argv[2]} in {sys.argv[1]}")
+        print(f"no finished pair of games for {player} in {', '.join(files)}")
         return 1
     wins, draws = games.count(1.0), games.count(0.5)
-    print(f"{sys.argv[2]}: {len(games)} games, +{wins} ={draws} -{len(games) - wins - draws}, "
+    print(f"{player}: {len(games)} games, +{wins} ={draws} -{len(games) - wins - draws}, "
           f"score {100 * sum(games) / len(games):.1f} %")
     penta = [sum(1 for p in pairs if p == k / 2) for k in range(5)]
     mean = sum(pairs) / (2 * len(pairs))
