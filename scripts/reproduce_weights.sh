@@ -70,6 +70,8 @@ ROUND3_SHA256=de616bb36bc772288b13dedbcfc2ed5af44d7280de8b809b00182b8337caec7c
 # The terms round 3 added: the builds of earlier rounds do not know them.
 ROUND3_TERMS="blocked_pawn doubled_isolated trapped_rook weak_queen queen_infiltration
   unsafe_check king_blockers knight_defender complexity"
+# The terms added after round 3 (at 0 in the weights files of rounds 1 to 3).
+LATER_TERMS="imbalance"
 pgns=()
 pgns3=()
 only=0
@@ -188,7 +190,7 @@ fi
 # terms the file has and the fit did not (set by hand: as tuning/handset.json has them, or 0
 # for round 3's terms in round 2's file); on a difference, says how and fails.
 compare_weights() {
-  if python3 - "$1" "$2" "$root/tuning/handset.json" "$ROUND3_TERMS" << 'EOF'
+  if python3 - "$1" "$2" "$root/tuning/handset.json" "$ROUND3_TERMS $LATER_TERMS" << 'EOF'
 import json, sys
 made, shipped, handset = (json.load(open(p)) for p in sys.argv[1:4])
 later = sys.argv[4].split()
@@ -208,6 +210,17 @@ EOF
   explain_difference "$1" "$2" || true
   echo "FAILED: the weights made differ from $2" >&2
   exit 1
+}
+
+# Writes weights file $1 as $2 without the terms named in $3 (for a build that predates them).
+strip_terms() {
+  python3 - "$1" "$2" "$3" << 'EOF'
+import json, sys
+start = json.load(open(sys.argv[1]))
+for k in sys.argv[3].split():
+    del start["eval"][k]
+json.dump(start, open(sys.argv[2], "w"))
+EOF
 }
 
 # Round $1's training positions ($2) from the PGN files that follow $3, with this checkout's
@@ -239,13 +252,8 @@ echo "=== round 2, 7. tune from tuning/round1.json with the build of $round2_bui
 round2_bin=$(build_commit "$round2_build") || exit 1
 tuned="$work/engine.json"
 # That build knows round 2's terms only: the start without the terms added since.
-python3 - "$root/tuning/round1.json" "$work/round2-start.json" "$ROUND3_TERMS" << 'EOF'
-import json, sys
-start = json.load(open(sys.argv[1]))
-for k in ["mop_up_edge", "mop_up_kings", "mop_up_corner"] + sys.argv[3].split():
-    del start["eval"][k]
-json.dump(start, open(sys.argv[2], "w"))
-EOF
+strip_terms "$root/tuning/round1.json" "$work/round2-start.json" \
+  "mop_up_edge mop_up_kings mop_up_corner $ROUND3_TERMS $LATER_TERMS"
 "$round2_bin" tune --data "$round2_data" --start "$work/round2-start.json" --out "$tuned" \
   --epochs 100 --threads 1 --lambda 0.5 --min-count 2000
 compare_weights "$tuned" "$root/tuning/round2.json"
@@ -262,10 +270,12 @@ positions_from_games 3 "$round3_data" "$ROUND3_SHA256" "${pgns3[@]}"
 
 echo "=== round 3, 9. tune from tuning/round2.json with the build of $round3_build"
 round3_bin=$(build_commit "$round3_build") || exit 1
+# That build knows round 3's terms only: the start without the terms added since.
+strip_terms "$root/tuning/round2.json" "$work/round3-start.json" "$LATER_TERMS"
 fit=$(python3 -c 'import json, sys
 print(",".join(k for k in json.load(open(sys.argv[1]))["eval"] if not k.startswith("mop_up")))' \
-  "$root/tuning/round2.json")
+  "$work/round3-start.json")
 tuned3="$work/engine3.json"
-"$round3_bin" tune --data "$round3_data" --start "$root/tuning/round2.json" --out "$tuned3" \
+"$round3_bin" tune --data "$round3_data" --start "$work/round3-start.json" --out "$tuned3" \
   --epochs 100 --threads 2 --lambda 0.5 --min-count 2000 --only "$fit"
 compare_weights "$tuned3" "$root/engine.json"

@@ -814,6 +814,16 @@ TEST_CASE("eval: the threat, pawn and king terms count what they name, in both c
         // Per knight (rook), per own pawn: 2 x 8 each side at the start.
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Term::knight_pawns, 0, 16, 16},
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", Term::rook_pawns, 0, 16, 16},
+        // Imbalance: two white pawns, a knight and a rook against a queen. Own pairs: knight
+        // with rook (2), pawn with pawn (11: 2 x 2), and black's queen with itself (10); with
+        // the enemy's: white's pawns (15), knight (18) and rook (21) by black's queen.
+        {"4k2q/8/8/8/8/8/PP6/RN2K3 w - - 0 1", Term::imbalance, 2, 1, 0},
+        {"4k2q/8/8/8/8/8/PP6/RN2K3 w - - 0 1", Term::imbalance, 11, 4, 0},
+        {"4k2q/8/8/8/8/8/PP6/RN2K3 w - - 0 1", Term::imbalance, 10, 0, 1},
+        {"4k2q/8/8/8/8/8/PP6/RN2K3 w - - 0 1", Term::imbalance, 15, 2, 0},
+        {"4k2q/8/8/8/8/8/PP6/RN2K3 w - - 0 1", Term::imbalance, 18, 1, 0},
+        {"4k2q/8/8/8/8/8/PP6/RN2K3 w - - 0 1", Term::imbalance, 21, 1, 0},
+        {"4k2q/8/8/8/8/8/PP6/RN2K3 w - - 0 1", Term::imbalance, 12, 0, 0},
         // b2 sees d4 and e5; a pawn on d4 would block it.
         {"4k3/8/8/8/8/8/1B6/4K3 w - - 0 1", Term::bishop_long_diagonal, 0, 1, 0},
         {"4k3/8/8/8/3P4/8/1B6/4K3 w - - 0 1", Term::bishop_long_diagonal, 0, 0, 0},

@@ -241,6 +241,33 @@ struct AttackInfo {
     }
 };
 
+// The pairs of piece types whose counts' products the imbalance term weighs, in terms.def's
+// order: first each with an own piece type, then each with the enemy's.
+struct TypePair {
+    PieceType a, b;
+};
+constexpr TypePair IMBALANCE_OWN[] = {{KNIGHT, KNIGHT}, {KNIGHT, BISHOP}, {KNIGHT, ROOK},
+                                      {KNIGHT, QUEEN},  {BISHOP, PAWN},   {BISHOP, ROOK},
+                                      {BISHOP, QUEEN},  {ROOK, ROOK},     {ROOK, QUEEN},
+                                      {QUEEN, PAWN},    {QUEEN, QUEEN},   {PAWN, PAWN}};
+constexpr TypePair IMBALANCE_THEIRS[] = {
+    {PAWN, KNIGHT}, {PAWN, BISHOP},  {PAWN, ROOK},   {PAWN, QUEEN},   {KNIGHT, BISHOP},
+    {KNIGHT, ROOK}, {KNIGHT, QUEEN}, {BISHOP, ROOK}, {BISHOP, QUEEN}, {ROOK, QUEEN}};
+static_assert(std::size(IMBALANCE_OWN) + std::size(IMBALANCE_THEIRS) ==
+              std::size_t(TERM_SIZES[int(Term::imbalance)]));
+
+template <class Sink> void material_imbalance(const Position& pos, Sink& sink, Color c) {
+    int idx = 0;
+    for (const TypePair& p : IMBALANCE_OWN) {
+        if (int n = pos.count(c, p.a) * pos.count(c, p.b)) sink.add(Term::imbalance, idx, c, n);
+        ++idx;
+    }
+    for (const TypePair& p : IMBALANCE_THEIRS) {
+        if (int n = pos.count(c, p.a) * pos.count(~c, p.b)) sink.add(Term::imbalance, idx, c, n);
+        ++idx;
+    }
+}
+
 template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& ai, Color c) {
     const Color them = ~c;
     const Bitboard occ = pos.pieces();
@@ -319,6 +346,7 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
     const int pawns = pos.count(c, PAWN);
     if (int n = pos.count(c, KNIGHT) * pawns) sink.add(Term::knight_pawns, 0, c, n);
     if (int n = pos.count(c, ROOK) * pawns) sink.add(Term::rook_pawns, 0, c, n);
+    material_imbalance(pos, sink, c);
 }
 
 // c's own king: the pawns in front of it and the files by it.
