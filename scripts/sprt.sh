@@ -6,7 +6,8 @@
 # NEW_REV defaults to the work tree as it is (uncommitted changes included).
 #   -t TC        time control (default 5+0.05); -n NODES plays at fixed nodes per move instead
 #   -e ELO1      SPRT elo1 bound (default 5; elo0 is 0), -a/-b alpha/beta (default 0.05)
-#   -g GAMES     the most games to play (default 20000)
+#   -g GAMES     the most games to play (default 20000); given on a resumed run, it replaces
+#                the number the run was saved with
 #   -c CONC      concurrent games (default 2: one per core); given on a resumed run, it
 #                replaces the concurrency the run was saved with
 #   -o OPTS      extra UCI options for both engines, e.g. "Threads=1 Hash=16"
@@ -27,6 +28,7 @@ elo1=5
 alpha=0.05
 beta=0.05
 games=20000
+games_given=0
 conc=2
 conc_given=0
 base_bin=""
@@ -38,13 +40,14 @@ adjudicate=1
 while getopts "t:n:e:a:b:g:c:o:d:fAB:N:" opt; do
   case $opt in
     t) tc=$OPTARG ;; n) nodes=$OPTARG ;; e) elo1=$OPTARG ;; a) alpha=$OPTARG ;;
-    b) beta=$OPTARG ;; g) games=$OPTARG ;; c) conc=$OPTARG; conc_given=1 ;; o) opts=$OPTARG ;;
+    b) beta=$OPTARG ;; g) games=$OPTARG; games_given=1 ;; c) conc=$OPTARG; conc_given=1 ;;
+    o) opts=$OPTARG ;;
     d) out=$OPTARG ;; f) fixed=1 ;; A) adjudicate=0 ;; B) base_bin=$OPTARG ;; N) new_bin=$OPTARG ;;
-    *) sed -n '2,21p' "$0"; exit 2 ;;
+    *) sed -n '2,22p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '2,21p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,22p' "$0"; exit 2; }
 base_rev=$1
 new_rev=${2:-WORKTREE}
 # shellcheck source=opponents.sh
@@ -96,14 +99,19 @@ adjudication=()
 resume=()
 if [ -f "$out/fastchess-state.json" ]; then
   resume=(-config file="$out/fastchess-state.json")
-  # fastchess takes the concurrency from the saved state: -c changes it there.
-  if [ "$conc_given" = 1 ]; then
-    python3 - "$out/fastchess-state.json" "$conc" << 'EOF'
+  # fastchess takes the concurrency and the number of games from the saved state: -c and -g
+  # change them there.
+  if [ "$conc_given" = 1 ] || [ "$games_given" = 1 ]; then
+    python3 - "$out/fastchess-state.json" "$conc_given" "$conc" "$games_given" "$games" << 'EOF'
 import json, sys
-path, conc = sys.argv[1], int(sys.argv[2])
+path = sys.argv[1]
+conc_given, conc, games_given, games = (int(a) for a in sys.argv[2:6])
 with open(path) as f:
     state = json.load(f)
-state["concurrency"] = conc
+if conc_given:
+    state["concurrency"] = conc
+if games_given:
+    state["rounds"] = (games + 1) // 2
 with open(path, "w") as f:
     json.dump(state, f, indent=1)
 EOF
