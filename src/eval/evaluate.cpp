@@ -257,13 +257,18 @@ static_assert(std::size(IMBALANCE_OWN) + std::size(IMBALANCE_THEIRS) ==
               std::size_t(TERM_SIZES[int(Term::imbalance)]));
 
 template <class Sink> void material_imbalance(const Position& pos, Sink& sink, Color c) {
+    int own[PIECE_TYPE_NB] = {}, theirs[PIECE_TYPE_NB] = {};
+    for (int pt = PAWN; pt <= QUEEN; ++pt) {
+        own[pt] = pos.count(c, PieceType(pt));
+        theirs[pt] = pos.count(~c, PieceType(pt));
+    }
     int idx = 0;
     for (const TypePair& p : IMBALANCE_OWN) {
-        if (int n = pos.count(c, p.a) * pos.count(c, p.b)) sink.add(Term::imbalance, idx, c, n);
+        if (int n = own[p.a] * own[p.b]) sink.add(Term::imbalance, idx, c, n);
         ++idx;
     }
     for (const TypePair& p : IMBALANCE_THEIRS) {
-        if (int n = pos.count(c, p.a) * pos.count(~c, p.b)) sink.add(Term::imbalance, idx, c, n);
+        if (int n = own[p.a] * theirs[p.b]) sink.add(Term::imbalance, idx, c, n);
         ++idx;
     }
 }
