@@ -256,20 +256,24 @@ constexpr TypePair IMBALANCE_THEIRS[] = {
 static_assert(std::size(IMBALANCE_OWN) + std::size(IMBALANCE_THEIRS) ==
               std::size_t(TERM_SIZES[int(Term::imbalance)]));
 
-template <class Sink> void material_imbalance(const Position& pos, Sink& sink, Color c) {
-    int own[PIECE_TYPE_NB] = {}, theirs[PIECE_TYPE_NB] = {};
-    for (int pt = PAWN; pt <= QUEEN; ++pt) {
-        own[pt] = pos.count(c, PieceType(pt));
-        theirs[pt] = pos.count(~c, PieceType(pt));
-    }
-    int idx = 0;
-    for (const TypePair& p : IMBALANCE_OWN) {
-        if (int n = own[p.a] * own[p.b]) sink.add(Term::imbalance, idx, c, n);
-        ++idx;
-    }
-    for (const TypePair& p : IMBALANCE_THEIRS) {
-        if (int n = own[p.a] * theirs[p.b]) sink.add(Term::imbalance, idx, c, n);
-        ++idx;
+// Both sides' imbalance products, from each side's piece counts taken once.
+template <class Sink> void material_imbalance(const Position& pos, Sink& sink) {
+    int count[COLOR_NB][PIECE_TYPE_NB] = {};
+    for (Color c : {WHITE, BLACK})
+        for (int pt = PAWN; pt <= QUEEN; ++pt)
+            count[c][pt] = pos.count(c, PieceType(pt));
+    for (Color c : {WHITE, BLACK}) {
+        const int* own = count[c];
+        const int* theirs = count[~c];
+        int idx = 0;
+        for (const TypePair& p : IMBALANCE_OWN) {
+            if (int n = own[p.a] * own[p.b]) sink.add(Term::imbalance, idx, c, n);
+            ++idx;
+        }
+        for (const TypePair& p : IMBALANCE_THEIRS) {
+            if (int n = own[p.a] * theirs[p.b]) sink.add(Term::imbalance, idx, c, n);
+            ++idx;
+        }
     }
 }
 
@@ -351,7 +355,6 @@ template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& a
     const int pawns = pos.count(c, PAWN);
     if (int n = pos.count(c, KNIGHT) * pawns) sink.add(Term::knight_pawns, 0, c, n);
     if (int n = pos.count(c, ROOK) * pawns) sink.add(Term::rook_pawns, 0, c, n);
-    material_imbalance(pos, sink, c);
 }
 
 // c's own king: the pawns in front of it and the files by it.
@@ -616,6 +619,7 @@ template <class Sink> void evaluate_all(const Position& pos, Sink& sink, PawnCac
     }
     for (Color c : {WHITE, BLACK})
         pieces(pos, sink, ai, c);
+    material_imbalance(pos, sink);
     for (Color c : {WHITE, BLACK}) {
         king_shelter(pos, sink, c);
         king_attack(pos, sink, ai, c);
