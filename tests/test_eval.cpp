@@ -355,6 +355,38 @@ TEST_CASE("eval: the pawn hash gives what a fresh evaluation gives, also after n
     CHECK(evaluate(pos, default_eval_params(), &cache) == before);
 }
 
+TEST_CASE("eval: the material table gives what a fresh evaluation gives, also after new weights",
+          "[eval]") {
+    // Weights of its own for the imbalance products, so that the table's entries matter
+    // whatever engine.json holds.
+    EvalParams a = default_eval_params();
+    EvalParams b = default_eval_params();
+    for (int i = 0; i < TERM_SIZES[int(Term::imbalance)]; ++i) {
+        a.weights[std::size_t(feature_index(Term::imbalance, i))] = Weight{7 * i - 70, 40 - 5 * i};
+        b.weights[std::size_t(feature_index(Term::imbalance, i))] = Weight{60 - 3 * i, 4 * i - 30};
+    }
+    a.seal();
+    b.seal();
+    REQUIRE(a.signature != b.signature);
+    PawnCache cache;
+    int differ = 0;
+    const auto fens = random_walk_fens(600);
+    for (const auto& fen : fens) {
+        const Position pos = from_fen(fen);
+        INFO(fen);
+        const Score fresh_a = evaluate(pos, a);
+        const Score fresh_b = evaluate(pos, b);
+        // In turn, so that each weight set meets the other's entries in the table.
+        CHECK(evaluate(pos, a, &cache) == fresh_a);
+        CHECK(evaluate(pos, b, &cache) == fresh_b);
+        CHECK(evaluate(pos, a, &cache) == fresh_a);
+        differ += fresh_a != fresh_b;
+    }
+    // The two weight sets do score the positions differently where the material is not the
+    // same on both sides (where it is, the products of the two sides cancel): 268 of 600.
+    CHECK(differ > 200);
+}
+
 TEST_CASE("eval: dead draws are 0 and drawish endings are scaled down", "[eval]") {
     for (const char* fen : {"8/8/4k3/8/8/3NK3/8/8 w - - 0 1", "8/8/4k3/8/8/3BK3/8/8 b - - 0 1",
                             "8/4b3/4k3/8/8/4K3/3B4/8 w - - 0 1", "8/8/4k3/8/8/4K3/8/8 w - - 0 1"}) {

@@ -257,11 +257,8 @@ static_assert(std::size(IMBALANCE_OWN) + std::size(IMBALANCE_THEIRS) ==
               std::size_t(TERM_SIZES[int(Term::imbalance)]));
 
 // Both sides' imbalance products, from each side's piece counts taken once.
-template <class Sink> void material_imbalance(const Position& pos, Sink& sink) {
-    int count[COLOR_NB][PIECE_TYPE_NB] = {};
-    for (Color c : {WHITE, BLACK})
-        for (int pt = PAWN; pt <= QUEEN; ++pt)
-            count[c][pt] = pos.count(c, PieceType(pt));
+template <class Sink>
+void imbalance_products(const int count[COLOR_NB][PIECE_TYPE_NB], Sink& sink) {
     for (Color c : {WHITE, BLACK}) {
         const int* own = count[c];
         const int* theirs = count[~c];
@@ -275,6 +272,41 @@ template <class Sink> void material_imbalance(const Position& pos, Sink& sink) {
             ++idx;
         }
     }
+}
+
+// The scoring path reads the material table when it has one; the tracing path always counts.
+template <class Sink> void material_imbalance(const Position& pos, Sink& sink, PawnCache*) {
+    int count[COLOR_NB][PIECE_TYPE_NB] = {};
+    for (Color c : {WHITE, BLACK})
+        for (int pt = PAWN; pt <= QUEEN; ++pt)
+            count[c][pt] = pos.count(c, PieceType(pt));
+    imbalance_products(count, sink);
+}
+
+void material_imbalance(const Position& pos, ScoreSink& sink, PawnCache* cache) {
+    int count[COLOR_NB][PIECE_TYPE_NB] = {};
+    std::uint64_t key = 0;
+    int most = 0;
+    for (Color c : {WHITE, BLACK})
+        for (int pt = PAWN; pt <= QUEEN; ++pt) {
+            count[c][pt] = pos.count(c, PieceType(pt));
+            most = std::max(most, count[c][pt]);
+            key = key << 4 | std::uint64_t(count[c][pt] & 15);
+        }
+    // Four bits a count: a position set up with 16 of a kind is counted, not cached.
+    if (!cache || most > 15) return imbalance_products(count, sink);
+    ++key; // never 0, the empty slot's key
+    MaterialEntry& e = cache->material_slot(key);
+    if (e.key != key || e.params_signature != sink.params.signature) {
+        ScoreSink local{sink.params};
+        imbalance_products(count, local);
+        e.key = key;
+        e.params_signature = sink.params.signature;
+        e.mg = local.mg;
+        e.eg = local.eg;
+    }
+    sink.mg += e.mg;
+    sink.eg += e.eg;
 }
 
 template <class Sink> void pieces(const Position& pos, Sink& sink, AttackInfo& ai, Color c) {
@@ -619,7 +651,7 @@ template <class Sink> void evaluate_all(const Position& pos, Sink& sink, PawnCac
     }
     for (Color c : {WHITE, BLACK})
         pieces(pos, sink, ai, c);
-    material_imbalance(pos, sink);
+    material_imbalance(pos, sink, cache);
     for (Color c : {WHITE, BLACK}) {
         king_shelter(pos, sink, c);
         king_attack(pos, sink, ai, c);
