@@ -128,9 +128,18 @@ TEST_CASE("search sees the quiet mate a null move threatens", "[search]") {
 TEST_CASE("search keeps a capture that checks on the principal variation", "[search]") {
     // Win at Chess 49: Qxh7+ gives the queen for a pawn (SEE says it loses) and mates. With
     // such captures SEE-pruned on the principal variation too it was not found in 3,000,000
-    // nodes; kept there, it is found in about 34,000.
-    CHECK(best_within("2b3k1/4rrpp/p2p4/2pP2RQ/1pP1Pp1N/1P3P1P/1q6/6RK w - - 0 1", 200000) ==
-          "h5h7");
+    // nodes; kept there, it is found in about 34,000. That was measured with round 3's
+    // weights, which the test keeps: how soon the search gets there depends on the weights as
+    // much as on the rule (with round 6's it takes 1,840,000 nodes, the rule kept).
+    EvalWeights round3;
+    const std::string file = std::string(HORIZON_SOURCE_DIR) + "/tuning/round3.json";
+    REQUIRE_FALSE(EvalWeights::load(file, round3));
+    Engine engine;
+    engine.set_weights(round3);
+    const auto s =
+        search(engine, "2b3k1/4rrpp/p2p4/2pP2RQ/1pP1Pp1N/1P3P1P/1q6/6RK w - - 0 1", MAX_PLY - 10,
+               200000);
+    CHECK(uci(engine, s.result.best) == "h5h7");
 }
 
 TEST_CASE("search prunes quiet checks that lose material off the principal variation", "[search]") {
