@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Makes engine.json again and checks that it comes out the same: the recipe of the weights, as
-# a command. The weights were made in three rounds.
+# a command. The weights were made in four rounds (1, 2, 3 and 6; 4 and 5 were not adopted).
 #
 #   scripts/reproduce_weights.sh [-w WORKDIR] [-j THREADS] [-b DATA_BUILD] [-n POSITIONS]
-#                                [-s SEED] [-p GAMES.pgn]... [-P GAMES.pgn]... [-2 | -3]
+#                                [-s SEED] [-p GAMES.pgn]... [-P GAMES.pgn]... [-2 | -3 | -6]
 #
-# -2: round 2 alone (steps 6 and 7), with -p; -3: round 3 alone (steps 8 and 9), with -P.
+# -2: round 2 alone (steps 6 and 7), with -p; -3: round 3 alone (steps 8 and 9), with -P;
+# -6: round 6 alone (steps 10 to 12), which needs nothing but this repository.
 #
 # Round 1 (from nothing but this repository):
 # 1. Builds commit DATA_BUILD (default 35c8730, the build that played the games, with the
@@ -36,7 +37,16 @@
 # 9. Fits from tuning/round2.json with the build of ROUND3_BUILD (fe851bf, the last with round
 #    3's terms): 100 epochs, lambda 0.5, min-count 2000, two threads, every term but the
 #    mop-up ones (which more data no longer keeps out of the fit by --min-count, and which
-#    then run away). Compares the result with engine.json, as step 7 does.
+#    then run away). Compares the result with tuning/round3.json (round 3's engine.json), as
+#    step 7 does.
+# Round 6 (its data is in tuning/games; runs unless -2 or -3 is given):
+# 10. Unpacks the self-play positions tuning/games/2026-12-05-selfplay-seed6-10000n.txt.xz
+#     (datagen --games 12389 --nodes 10000 --seed 6 with 6319667) and checks their SHA-256.
+# 11. Turns the Horizon games kept in tuning/games (the SPSA games, then both parts of the
+#     time-use SPRT) into positions with this checkout's build and checks the SHA-256.
+# 12. Fits from tuning/round3.json with the build of ROUND6_BUILD (84958db): both files, 100
+#     epochs, lambda 0.5, min-count 2000, two threads, --l2 0.0001 (a pull towards the start),
+#     every term but the mop-up ones. Compares the result with engine.json, as step 7 does.
 #
 # Round 2's games: the PGN files of six SPRT runs played here with scripts/sprt.sh (Horizon
 # against Horizon, 25,000 nodes a move or 5+0.05), 5,888 games, in this order:
@@ -48,7 +58,7 @@
 # 25,000 nodes a move).
 #
 # About 70-80 minutes of two idle cores for round 1's default recipe, nearly all of it
-# datagen; rounds 2 and 3 take a few minutes each, most of it a build. WORKDIR defaults to
+# datagen; rounds 2, 3 and 6 take a few minutes each, most of it a build. WORKDIR defaults to
 # /tmp/horizon-weights (about 150 MB, and 100 MB more for round 3).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,15 +82,19 @@ ROUND3_TERMS="blocked_pawn doubled_isolated trapped_rook weak_queen queen_infilt
   unsafe_check king_blockers knight_defender complexity"
 # The terms added after round 3 (at 0 in the weights files of rounds 1 to 3).
 LATER_TERMS="imbalance"
+round6_build=84958db
+# Round 6's two data files: the self-play positions as kept, and the kept games' positions.
+ROUND6_SELFPLAY_SHA256=a27e55472bce28144aee7439d8252b13988ce9526fad08c0ac6f48b027898eb9
+ROUND6_KEPT_SHA256=d0fb8320eadca9f5a66686b2dfd358defb14a3f180585af336b192769dc338ec
 pgns=()
 pgns3=()
 only=0
-while getopts "w:j:b:n:s:p:P:23" opt; do
+while getopts "w:j:b:n:s:p:P:236" opt; do
   case $opt in
     w) work=$OPTARG ;; j) threads=$OPTARG ;; b) data_build=$OPTARG ;;
     n) positions=$OPTARG ;; s) seed=$OPTARG ;; p) pgns+=("$OPTARG") ;;
-    P) pgns3+=("$OPTARG") ;; 2) only=2 ;; 3) only=3 ;;
-    *) sed -n '2,52p' "$0"; exit 2 ;;
+    P) pgns3+=("$OPTARG") ;; 2) only=2 ;; 3) only=3 ;; 6) only=6 ;;
+    *) sed -n '2,62p' "$0"; exit 2 ;;
   esac
 done
 default_recipe=0
@@ -240,7 +254,7 @@ positions_from_games() {
   fi
 }
 
-if [ "$only" != 3 ]; then
+if [ "$only" != 3 ] && [ "$only" != 6 ]; then
 if [ "${#pgns[@]}" -eq 0 ]; then
   echo "=== round 2 skipped: give the six PGN files with -p (see the top of this script)"
 else
@@ -260,10 +274,11 @@ compare_weights "$tuned" "$root/tuning/round2.json"
 fi
 fi
 
-if [ "${#pgns3[@]}" -eq 0 ]; then
+if [ "$only" = 6 ] || [ "$only" = 2 ]; then
+  :
+elif [ "${#pgns3[@]}" -eq 0 ]; then
   echo "=== round 3 skipped: give the fourteen PGN files with -P (see the top of this script)"
-  exit 0
-fi
+else
 echo "=== round 3, 8. training positions from ${#pgns3[@]} PGN files"
 round3_data="$work/round3.txt"
 positions_from_games 3 "$round3_data" "$ROUND3_SHA256" "${pgns3[@]}"
@@ -278,4 +293,36 @@ print(",".join(k for k in json.load(open(sys.argv[1]))["eval"] if not k.startswi
 tuned3="$work/engine3.json"
 "$round3_bin" tune --data "$round3_data" --start "$work/round3-start.json" --out "$tuned3" \
   --epochs 100 --threads 2 --lambda 0.5 --min-count 2000 --only "$fit"
-compare_weights "$tuned3" "$root/engine.json"
+compare_weights "$tuned3" "$root/tuning/round3.json"
+fi
+
+if [ "$only" = 2 ] || [ "$only" = 3 ]; then exit 0; fi
+echo "=== round 6, 10. the self-play positions (tuning/games)"
+selfplay="$work/round6-selfplay.txt"
+xz -dc "$root/tuning/games/2026-12-05-selfplay-seed6-10000n.txt.xz" > "$selfplay"
+sha=$(sha256sum "$selfplay" | cut -d' ' -f1)
+echo "sha256 $sha  $selfplay"
+if [ "$sha" != "$ROUND6_SELFPLAY_SHA256" ]; then
+  echo "FAILED: round 6's self-play file should have sha256 $ROUND6_SELFPLAY_SHA256" >&2
+  exit 1
+fi
+
+echo "=== round 6, 11. training positions from the Horizon games kept in tuning/games"
+kept=()
+for f in 2026-12-02-spsa-25000n 2026-12-04-timeman-sprt-5+0.05 \
+  2026-12-04-timeman-sprt-5+0.05-part2; do
+  xz -dc "$root/tuning/games/$f.pgn.xz" > "$work/$f.pgn"
+  kept+=("$work/$f.pgn")
+done
+positions_from_games 6 "$work/round6-kept.txt" "$ROUND6_KEPT_SHA256" "${kept[@]}"
+
+echo "=== round 6, 12. tune from tuning/round3.json with the build of $round6_build"
+round6_bin=$(build_commit "$round6_build") || exit 1
+fit=$(python3 -c 'import json, sys
+print(",".join(k for k in json.load(open(sys.argv[1]))["eval"] if not k.startswith("mop_up")))' \
+  "$root/tuning/round3.json")
+tuned6="$work/engine6.json"
+"$round6_bin" tune --data "$selfplay,$work/round6-kept.txt" --start "$root/tuning/round3.json" \
+  --out "$tuned6" --epochs 100 --threads 2 --lambda 0.5 --min-count 2000 --l2 0.0001 \
+  --only "$fit"
+compare_weights "$tuned6" "$root/engine.json"

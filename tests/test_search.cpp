@@ -136,9 +136,8 @@ TEST_CASE("search keeps a capture that checks on the principal variation", "[sea
     REQUIRE_FALSE(EvalWeights::load(file, round3));
     Engine engine;
     engine.set_weights(round3);
-    const auto s =
-        search(engine, "2b3k1/4rrpp/p2p4/2pP2RQ/1pP1Pp1N/1P3P1P/1q6/6RK w - - 0 1", MAX_PLY - 10,
-               200000);
+    const auto s = search(engine, "2b3k1/4rrpp/p2p4/2pP2RQ/1pP1Pp1N/1P3P1P/1q6/6RK w - - 0 1",
+                          MAX_PLY - 10, 200000);
     CHECK(uci(engine, s.result.best) == "h5h7");
 }
 
