@@ -237,21 +237,35 @@ json.dump(start, open(sys.argv[2], "w"))
 EOF
 }
 
+# The terms a fit of weights file $1 takes, for tune --only: every term but the mop-up ones
+# (set by hand).
+fitted_terms() {
+  python3 -c 'import json, sys
+print(",".join(k for k in json.load(open(sys.argv[1]))["eval"] if not k.startswith("mop_up")))' \
+    "$1"
+}
+
+# Prints data file $1's SHA-256 and fails unless it is $2 (what: $3).
+check_sha256() {
+  local sha
+  sha=$(sha256sum "$1" | cut -d' ' -f1)
+  echo "sha256 $sha  $1"
+  if [ "$sha" != "$2" ]; then
+    echo "FAILED: $3 should have sha256 $2" >&2
+    exit 1
+  fi
+}
+
 # Round $1's training positions ($2) from the PGN files that follow $3, with this checkout's
 # build; the file's SHA-256 must be $3.
 positions_from_games() {
-  local round=$1 data=$2 want=$3 f sha
+  local round=$1 data=$2 want=$3 f
   shift 3
   local from=()
   for f in "$@"; do from+=(--from-pgn "$f"); done
   rm -f "$data"
   "$bin" datagen "${from[@]}" --out "$data"
-  sha=$(sha256sum "$data" | cut -d' ' -f1)
-  echo "sha256 $sha  $data"
-  if [ "$sha" != "$want" ]; then
-    echo "FAILED: round $round's data file should have sha256 $want" >&2
-    exit 1
-  fi
+  check_sha256 "$data" "$want" "round $round's data file"
 }
 
 if [ "$only" != 3 ] && [ "$only" != 6 ]; then
@@ -287,9 +301,7 @@ echo "=== round 3, 9. tune from tuning/round2.json with the build of $round3_bui
 round3_bin=$(build_commit "$round3_build") || exit 1
 # That build knows round 3's terms only: the start without the terms added since.
 strip_terms "$root/tuning/round2.json" "$work/round3-start.json" "$LATER_TERMS"
-fit=$(python3 -c 'import json, sys
-print(",".join(k for k in json.load(open(sys.argv[1]))["eval"] if not k.startswith("mop_up")))' \
-  "$work/round3-start.json")
+fit=$(fitted_terms "$work/round3-start.json")
 tuned3="$work/engine3.json"
 "$round3_bin" tune --data "$round3_data" --start "$work/round3-start.json" --out "$tuned3" \
   --epochs 100 --threads 2 --lambda 0.5 --min-count 2000 --only "$fit"
@@ -300,12 +312,7 @@ if [ "$only" = 2 ] || [ "$only" = 3 ]; then exit 0; fi
 echo "=== round 6, 10. the self-play positions (tuning/games)"
 selfplay="$work/round6-selfplay.txt"
 xz -dc "$root/tuning/games/2026-12-05-selfplay-seed6-10000n.txt.xz" > "$selfplay"
-sha=$(sha256sum "$selfplay" | cut -d' ' -f1)
-echo "sha256 $sha  $selfplay"
-if [ "$sha" != "$ROUND6_SELFPLAY_SHA256" ]; then
-  echo "FAILED: round 6's self-play file should have sha256 $ROUND6_SELFPLAY_SHA256" >&2
-  exit 1
-fi
+check_sha256 "$selfplay" "$ROUND6_SELFPLAY_SHA256" "round 6's self-play file"
 
 echo "=== round 6, 11. training positions from the Horizon games kept in tuning/games"
 kept=()
@@ -318,9 +325,7 @@ positions_from_games 6 "$work/round6-kept.txt" "$ROUND6_KEPT_SHA256" "${kept[@]}
 
 echo "=== round 6, 12. tune from tuning/round3.json with the build of $round6_build"
 round6_bin=$(build_commit "$round6_build") || exit 1
-fit=$(python3 -c 'import json, sys
-print(",".join(k for k in json.load(open(sys.argv[1]))["eval"] if not k.startswith("mop_up")))' \
-  "$root/tuning/round3.json")
+fit=$(fitted_terms "$root/tuning/round3.json")
 tuned6="$work/engine6.json"
 "$round6_bin" tune --data "$selfplay,$work/round6-kept.txt" --start "$root/tuning/round3.json" \
   --out "$tuned6" --epochs 100 --threads 2 --lambda 0.5 --min-count 2000 --l2 0.0001 \

@@ -274,28 +274,31 @@ void imbalance_products(const int count[COLOR_NB][PIECE_TYPE_NB], Sink& sink) {
     }
 }
 
+// Fills each side's piece counts; returns them packed four bits a count, plus one (so never
+// 0, the material table's empty key), or 0 for a position set up with 16 or more of a kind.
+std::uint64_t piece_counts(const Position& pos, int count[COLOR_NB][PIECE_TYPE_NB]) {
+    std::uint64_t key = 0;
+    bool packable = true;
+    for (Color c : {WHITE, BLACK})
+        for (int pt = PAWN; pt <= QUEEN; ++pt) {
+            count[c][pt] = pos.count(c, PieceType(pt));
+            packable &= count[c][pt] <= 15;
+            key = key << 4 | std::uint64_t(count[c][pt] & 15);
+        }
+    return packable ? key + 1 : 0;
+}
+
 // The scoring path reads the material table when it has one; the tracing path always counts.
 template <class Sink> void material_imbalance(const Position& pos, Sink& sink, PawnCache*) {
     int count[COLOR_NB][PIECE_TYPE_NB] = {};
-    for (Color c : {WHITE, BLACK})
-        for (int pt = PAWN; pt <= QUEEN; ++pt)
-            count[c][pt] = pos.count(c, PieceType(pt));
+    piece_counts(pos, count);
     imbalance_products(count, sink);
 }
 
 void material_imbalance(const Position& pos, ScoreSink& sink, PawnCache* cache) {
     int count[COLOR_NB][PIECE_TYPE_NB] = {};
-    std::uint64_t key = 0;
-    int most = 0;
-    for (Color c : {WHITE, BLACK})
-        for (int pt = PAWN; pt <= QUEEN; ++pt) {
-            count[c][pt] = pos.count(c, PieceType(pt));
-            most = std::max(most, count[c][pt]);
-            key = key << 4 | std::uint64_t(count[c][pt] & 15);
-        }
-    // Four bits a count: a position set up with 16 of a kind is counted, not cached.
-    if (!cache || most > 15) return imbalance_products(count, sink);
-    ++key; // never 0, the empty slot's key
+    const std::uint64_t key = piece_counts(pos, count);
+    if (!cache || !key) return imbalance_products(count, sink);
     MaterialEntry& e = cache->material_slot(key);
     if (e.key != key || e.params_signature != sink.params.signature) {
         ScoreSink local{sink.params};
