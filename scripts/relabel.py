@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Scores the positions of a training file anew with a UCI engine's search.
+
+    scripts/relabel.py IN OUT [--engine CMD] [--option NAME=VALUE ...] [--nodes N]
+                       [--workers N] [--scale F]
+
+IN holds lines '<FEN> | <score> | <result>' as `horizon datagen` writes them. OUT gets the same
+lines with the score replaced by the engine's (White's point of view, centipawns, times --scale,
+rounded); the result stays. A position the engine scores as a mate, or that it does not answer,
+is left out. Comment lines are copied. A stopped run is resumed: the lines OUT already holds are
+not searched again.
+
+The default engine is Stockfish 15.1 on its hand-crafted evaluation (`Use NNUE` false), one
+thread and 16 MiB, 5,000 nodes a position: scores from a stronger evaluation than Horizon's own,
+for the tuner's score term (`horizon tune --lambda`). The engine runs as a black box over UCI.
+
+    scripts/relabel.py --fit-scale FILE_A FILE_B
+
+prints the factor that brings the scores of FILE_B onto the scale of FILE_A: for each file the
+sigmoid scale K that best fits its scores to its results (least squares, as `horizon tune` fits
+K), and their ratio K_B / K_A. Relabel with --scale 1, fit, then relabel (or rescale) with it.
+"""
+import argparse
+import math
+import multiprocessing as mp
+import os
+import subprocess
+import sys
+import time
+
+DEFAULT_ENGINE = "/usr/games/stockfish"
+DEFAULT_OPTIONS = ["Threads=1", "Hash=16", "Use NNUE=false"]
+
+
+class Engine:
+    def __init__(self, cmd, options, nodes):
+        self.nodes = nodes
+        self.proc = subprocess.Popen(cmd.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
+        self.send("uci")
+        self.wait_for("uciok")
+        for opt in options:
+            name, _, value = opt.partition("=")
+            self.send(f"setoption name {name} value {value}")
+        self.send("isready")
+        self.wait_for("readyok")
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+
+    def wait_for(self, token):
+        for line in self.proc.stdout:
+            if line.startswith(token):
+                return line
+        raise RuntimeError("the engine exited")
+
+    def score(self, fen):
+        """The side to move's score in centipawns, or None for a mate."""
+        self.send(f"position fen {fen}")
+        self.send(f"go nodes {self.nodes}")
+        last = None
+        for line in self.proc.stdout:
+            if line.startswith("info") and " score " in line:
+                last = line
+            elif line.startswith("bestmove"):
+                break
+        else:
+            raise RuntimeError("the engine exited")
+        if last is None:
+            return None
+        words = last.split()
+        kind = words[words.index("score") + 1]
+        value = int(words[words.index("score") + 2])
+        return value if kind == "cp" else None
+
+
+_engine = None
+_scale = 1.0
+
+
+def _init(cmd, options, nodes, scale):
+    global _engine, _scale
+    _engine = Engine(cmd, options, nodes)
+    _scale = scale
+
+
+def _relabel(line):
+    if line.startswith("#") or not line.strip():
+        return line
+    parts = [p.strip() for p in line.split("|")]
+    if len(parts) != 3:
+        return None
+    fen = parts[0]
+    fields = fen.split()
+    if len(fields) == 4:
+        fen += " 0 1"
+    s = _engine.score(fen)
+    if s is None:
+        return None
+    if len(fields) > 1 and fields[1] == "b":
+        s = -s
+    return f"{parts[0]} | {round(s * _scale)} | {parts[2]}\n"
+
+
+def done_lines(path):
+    """How many input lines an earlier run finished: the '# input lines N' marks it wrote."""
+    if not os.path.exists(path):
+        return 0
+    done = 0
+    with open(path) as f:
+        for line in f:
+            if line.startswith("# relabel: input lines "):
+                done = int(line.split()[-1])
+    return done
+
+
+def relabel(args):
+    with open(args.inp) as f:
+        lines = f.readlines()
+    start = done_lines(args.out)
+    if start:
+        # Drop whatever follows the last mark: a chunk the stop cut short.
+        with open(args.out) as f:
+            kept = f.readlines()
+        last = max(i for i, l in enumerate(kept) if l.startswith("# relabel: input lines "))
+        with open(args.out, "w") as f:
+            f.writelines(kept[: last + 1])
+    todo = lines[start:]
+    print(f"relabel: {len(lines)} lines, {start} done before, {len(todo)} to go", flush=True)
+    chunk = 2000
+    t0 = time.time()
+    with mp.Pool(args.workers, _init, (args.engine, args.option, args.nodes, args.scale)) as pool, \
+            open(args.out, "a") as out:
+        if start == 0:
+            out.write(f"# relabel: engine {args.engine} options {' '.join(args.option)} "
+                      f"nodes {args.nodes} scale {args.scale}\n")
+        for c in range(0, len(todo), chunk):
+            part = todo[c:c + chunk]
+            for r in pool.imap(_relabel, part, chunksize=50):
+                if r is not None:
+                    out.write(r)
+            done = start + c + len(part)
+            out.write(f"# relabel: input lines {done}\n")
+            out.flush()
+            rate = (c + len(part)) / (time.time() - t0)
+            left = (len(lines) - done) / rate if rate else 0
+            print(f"relabel: {done}/{len(lines)} lines, {rate:.0f} a second, "
+                  f"{left / 60:.0f} min left", flush=True)
+
+
+def read_scores(path, limit=400000):
+    pairs = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            parts = line.split("|")
+            pairs.append((int(parts[1]), float(parts[2])))
+            if len(pairs) >= limit:
+                break
+    return pairs
+
+
+def fit_k(pairs):
+    def err(k):
+        return sum((r - 1 / (1 + math.exp(-k * s / 400))) ** 2 for s, r in pairs) / len(pairs)
+    lo, hi = 0.05, 50.0
+    for _ in range(40):  # golden-section search on the mean squared error
+        a = hi - (hi - lo) / 1.618
+        b = lo + (hi - lo) / 1.618
+        if err(a) < err(b):
+            hi = b
+        else:
+            lo = a
+    k = (lo + hi) / 2
+    return k, err(k)
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--fit-scale":
+        ka, ea = fit_k(read_scores(sys.argv[2]))
+        kb, eb = fit_k(read_scores(sys.argv[3]))
+        print(f"K {ka:.4f} (error {ea:.6f}) for {sys.argv[2]}")
+        print(f"K {kb:.4f} (error {eb:.6f}) for {sys.argv[3]}")
+        print(f"scale {kb / ka:.4f}")
+        return
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("inp")
+    p.add_argument("out")
+    p.add_argument("--engine", default=DEFAULT_ENGINE)
+    p.add_argument("--option", action="append", default=None)
+    p.add_argument("--nodes", type=int, default=5000)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--scale", type=float, default=1.0)
+    args = p.parse_args()
+    if args.option is None:
+        args.option = DEFAULT_OPTIONS
+    relabel(args)
+
+
+if __name__ == "__main__":
+    main()
