@@ -2,13 +2,13 @@
 """Scores the positions of a training file anew with a UCI engine's search.
 
     scripts/relabel.py IN OUT [--engine CMD] [--option NAME=VALUE ...] [--nodes N]
-                       [--workers N] [--scale F]
+                       [--workers N]
 
 IN holds lines '<FEN> | <score> | <result>' as `horizon datagen` writes them. OUT gets the same
-lines with the score replaced by the engine's (White's point of view, centipawns, times --scale,
-rounded); the result stays. A position the engine scores as a mate, or that it does not answer,
-is left out. Comment lines are copied. A stopped run is resumed: the lines OUT already holds are
-not searched again.
+lines with the score replaced by the engine's (White's point of view, centipawns); the result
+stays. A position the engine scores as a mate, or that it does not answer, is left out; a
+malformed line stops the run. Comment lines are copied. A stopped run is resumed: the lines OUT
+already holds are not searched again.
 
 The default engine is Stockfish 15.1 on its hand-crafted evaluation (`Use NNUE` false), one
 thread and 16 MiB, 5,000 nodes a position: scores from a stronger evaluation than Horizon's own,
@@ -17,8 +17,13 @@ for the tuner's score term (`horizon tune --lambda`). The engine runs as a black
     scripts/relabel.py --fit-scale FILE_A FILE_B
 
 prints the factor that brings the scores of FILE_B onto the scale of FILE_A: for each file the
-sigmoid scale K that best fits its scores to its results (least squares, as `horizon tune` fits
-K), and their ratio K_B / K_A. Relabel with --scale 1, fit, then relabel (or rescale) with it.
+sigmoid scale K that best fits its scores to its results (least squares over its first 400,000
+positions, as `horizon tune` fits K), and their ratio K_B / K_A.
+
+    scripts/relabel.py --rescale F IN OUT
+
+writes IN's lines with every score times F, rounded half away from zero (comments copied, one
+line naming the factor first): relabel, fit the scale, then rescale with it.
 """
 import argparse
 import math
@@ -75,21 +80,25 @@ class Engine:
 
 
 _engine = None
-_scale = 1.0
 
 
-def _init(cmd, options, nodes, scale):
-    global _engine, _scale
+def _init(cmd, options, nodes):
+    global _engine
     _engine = Engine(cmd, options, nodes)
-    _scale = scale
+
+
+def split_line(line):
+    """A data line's FEN, score and result text; a malformed line is an error."""
+    parts = [p.strip() for p in line.split("|")]
+    if len(parts) != 3:
+        raise ValueError(f"not '<FEN> | <score> | <result>': {line.rstrip()}")
+    return parts
 
 
 def _relabel(line):
     if line.startswith("#") or not line.strip():
         return line
-    parts = [p.strip() for p in line.split("|")]
-    if len(parts) != 3:
-        return None
+    parts = split_line(line)
     fen = parts[0]
     fields = fen.split()
     if len(fields) == 4:
@@ -99,48 +108,47 @@ def _relabel(line):
         return None
     if len(fields) > 1 and fields[1] == "b":
         s = -s
-    return f"{parts[0]} | {round(s * _scale)} | {parts[2]}\n"
+    return f"{parts[0]} | {s} | {parts[2]}\n"
 
 
-def done_lines(path):
-    """How many input lines an earlier run finished: the '# input lines N' marks it wrote."""
+MARK = "# relabel: input lines "
+
+
+def resume(path):
+    """How many input lines an earlier run finished (its last '# relabel: input lines N' mark);
+    whatever OUT holds after that mark, a chunk the stop cut short, is dropped."""
     if not os.path.exists(path):
         return 0
-    done = 0
     with open(path) as f:
-        for line in f:
-            if line.startswith("# relabel: input lines "):
-                done = int(line.split()[-1])
-    return done
+        kept = f.readlines()
+    marks = [i for i, line in enumerate(kept) if line.startswith(MARK)]
+    if not marks:
+        return 0
+    with open(path, "w") as f:
+        f.writelines(kept[: marks[-1] + 1])
+    return int(kept[marks[-1]].split()[-1])
 
 
 def relabel(args):
     with open(args.inp) as f:
         lines = f.readlines()
-    start = done_lines(args.out)
-    if start:
-        # Drop whatever follows the last mark: a chunk the stop cut short.
-        with open(args.out) as f:
-            kept = f.readlines()
-        last = max(i for i, l in enumerate(kept) if l.startswith("# relabel: input lines "))
-        with open(args.out, "w") as f:
-            f.writelines(kept[: last + 1])
+    start = resume(args.out)
     todo = lines[start:]
     print(f"relabel: {len(lines)} lines, {start} done before, {len(todo)} to go", flush=True)
     chunk = 2000
     t0 = time.time()
-    with mp.Pool(args.workers, _init, (args.engine, args.option, args.nodes, args.scale)) as pool, \
+    with mp.Pool(args.workers, _init, (args.engine, args.option, args.nodes)) as pool, \
             open(args.out, "a") as out:
         if start == 0:
             out.write(f"# relabel: engine {args.engine} options {' '.join(args.option)} "
-                      f"nodes {args.nodes} scale {args.scale}\n")
+                      f"nodes {args.nodes}\n")
         for c in range(0, len(todo), chunk):
             part = todo[c:c + chunk]
             for r in pool.imap(_relabel, part, chunksize=50):
                 if r is not None:
                     out.write(r)
             done = start + c + len(part)
-            out.write(f"# relabel: input lines {done}\n")
+            out.write(f"{MARK}{done}\n")
             out.flush()
             rate = (c + len(part)) / (time.time() - t0)
             left = (len(lines) - done) / rate if rate else 0
@@ -154,8 +162,8 @@ def read_scores(path, limit=400000):
         for line in f:
             if line.startswith("#") or not line.strip():
                 continue
-            parts = line.split("|")
-            pairs.append((int(parts[1]), float(parts[2])))
+            _, score, result = split_line(line)
+            pairs.append((int(score), float(result)))
             if len(pairs) >= limit:
                 break
     return pairs
@@ -176,7 +184,22 @@ def fit_k(pairs):
     return k, err(k)
 
 
+def rescale(factor, inp, out):
+    with open(inp) as f, open(out, "w") as o:
+        o.write(f"# rescaled: every score times {factor} (scripts/relabel.py --rescale)\n")
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                o.write(line)
+                continue
+            fen, score, result = split_line(line)
+            x = int(score) * factor
+            o.write(f"{fen} | {int(x + 0.5) if x >= 0 else -int(-x + 0.5)} | {result}\n")
+
+
 def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "--rescale":
+        rescale(float(sys.argv[2]), sys.argv[3], sys.argv[4])
+        return
     if len(sys.argv) > 1 and sys.argv[1] == "--fit-scale":
         ka, ea = fit_k(read_scores(sys.argv[2]))
         kb, eb = fit_k(read_scores(sys.argv[3]))
@@ -191,7 +214,6 @@ def main():
     p.add_argument("--option", action="append", default=None)
     p.add_argument("--nodes", type=int, default=5000)
     p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--scale", type=float, default=1.0)
     args = p.parse_args()
     if args.option is None:
         args.option = DEFAULT_OPTIONS
