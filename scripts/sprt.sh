@@ -5,7 +5,8 @@
 #
 # NEW_REV defaults to the work tree as it is (uncommitted changes included).
 #   -t TC        time control (default 5+0.05); -n NODES plays at fixed nodes per move instead
-#   -e ELO1      SPRT elo1 bound (default 5; elo0 is 0), -a/-b alpha/beta (default 0.05)
+#   -e ELO1      SPRT elo1 bound (default 5), -l ELO0 its elo0 bound (default 0; e.g. -l -5 -e 0
+#                asks only that a change loses nothing), -a/-b alpha/beta (default 0.05)
 #   -g GAMES     the most games to play (default 20000); given on a resumed run, it replaces
 #                the number the run was saved with
 #   -c CONC      concurrent games (default 2: one per core); given on a resumed run, it
@@ -25,6 +26,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 tc=5+0.05
 nodes=""
 elo1=5
+elo0=0
 alpha=0.05
 beta=0.05
 games=20000
@@ -37,9 +39,9 @@ opts=""
 out=""
 fixed=0
 adjudicate=1
-while getopts "t:n:e:a:b:g:c:o:d:fAB:N:" opt; do
+while getopts "t:n:e:l:a:b:g:c:o:d:fAB:N:" opt; do
   case $opt in
-    t) tc=$OPTARG ;; n) nodes=$OPTARG ;; e) elo1=$OPTARG ;; a) alpha=$OPTARG ;;
+    t) tc=$OPTARG ;; n) nodes=$OPTARG ;; e) elo1=$OPTARG ;; l) elo0=$OPTARG ;; a) alpha=$OPTARG ;;
     b) beta=$OPTARG ;; g) games=$OPTARG; games_given=1 ;; c) conc=$OPTARG; conc_given=1 ;;
     o) opts=$OPTARG ;;
     d) out=$OPTARG ;; f) fixed=1 ;; A) adjudicate=0 ;; B) base_bin=$OPTARG ;; N) new_bin=$OPTARG ;;
@@ -92,7 +94,7 @@ echo "new  $(short "$new_rev"): Bench: $(cat "$out/new.bench")"
 each=()
 if [ -n "$nodes" ]; then each+=(tc=inf nodes="$nodes"); else each+=(tc="$tc"); fi
 for o in $opts; do each+=("option.$o"); done
-stat=(-sprt elo0=0 elo1="$elo1" alpha="$alpha" beta="$beta" model=normalized)
+stat=(-sprt elo0="$elo0" elo1="$elo1" alpha="$alpha" beta="$beta" model=normalized)
 [ "$fixed" = 1 ] && stat=()
 adjudication=()
 [ "$adjudicate" = 1 ] && adjudication=("${SELFPLAY_ADJUDICATION[@]}")
