@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Makes engine.json again and checks that it comes out the same: the recipe of the weights, as
-# a command. The weights were made in four rounds (1, 2, 3 and 6; 4 and 5 were not adopted).
+# a command. The weights were made in five rounds (1, 2, 3, 6 and 7; 4 and 5 were not adopted).
 #
 #   scripts/reproduce_weights.sh [-w WORKDIR] [-j THREADS] [-b DATA_BUILD] [-n POSITIONS]
-#                                [-s SEED] [-p GAMES.pgn]... [-P GAMES.pgn]... [-2 | -3 | -6]
+#                                [-s SEED] [-p GAMES.pgn]... [-P GAMES.pgn]... [-2|-3|-6|-7]
 #
 # -2: round 2 alone (steps 6 and 7), with -p; -3: round 3 alone (steps 8 and 9), with -P;
-# -6: round 6 alone (steps 10 to 12), which needs nothing but this repository.
+# -6: round 6 alone (steps 10 to 12), -7: round 7 alone (steps 13 and 14); neither needs
+# anything but this repository.
 #
 # Round 1 (from nothing but this repository):
 # 1. Builds commit DATA_BUILD (default 35c8730, the build that played the games, with the
@@ -46,7 +47,17 @@
 #     time-use SPRT) into positions with this checkout's build and checks the SHA-256.
 # 12. Fits from tuning/round3.json with the build of ROUND6_BUILD (84958db): both files, 100
 #     epochs, lambda 0.5, min-count 2000, two threads, --l2 0.0001 (a pull towards the start),
-#     every term but the mop-up ones. Compares the result with engine.json, as step 7 does.
+#     every term but the mop-up ones. Compares the result with tuning/round6.json (round 6's
+#     engine.json), as step 7 does.
+# Round 7 (its data is in tuning/games; runs unless -2, -3 or -6 is given):
+# 13. Unpacks round 6's positions scored anew by Stockfish 15.1 on its classical evaluation,
+#     tuning/games/2026-12-05-round6-positions-sfclassical-5000n.txt.xz, and checks their
+#     SHA-256. (They were made from step 10's and step 11's files, one after the other, by
+#     scripts/relabel.py at 5,000 nodes, then scripts/relabel.py --rescale 1.6388: that takes
+#     Stockfish and half an hour, and is not repeated here.)
+# 14. Fits from tuning/round6.json with the build of ROUND7_BUILD (7104668): 100 epochs,
+#     lambda 0.25, min-count 2000, two threads, --l2 0.0001, every term but the mop-up ones.
+#     Compares the result with engine.json, as step 7 does.
 #
 # Round 2's games: the PGN files of six SPRT runs played here with scripts/sprt.sh (Horizon
 # against Horizon, 25,000 nodes a move or 5+0.05), 5,888 games, in this order:
@@ -58,7 +69,7 @@
 # 25,000 nodes a move).
 #
 # About 70-80 minutes of two idle cores for round 1's default recipe, nearly all of it
-# datagen; rounds 2, 3 and 6 take a few minutes each, most of it a build. WORKDIR defaults to
+# datagen; rounds 2, 3, 6 and 7 take a few minutes each, most of it a build. WORKDIR defaults to
 # /tmp/horizon-weights (about 150 MB, and 100 MB more for round 3).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -86,15 +97,18 @@ round6_build=84958db
 # Round 6's two data files: the self-play positions as kept, and the kept games' positions.
 ROUND6_SELFPLAY_SHA256=a27e55472bce28144aee7439d8252b13988ce9526fad08c0ac6f48b027898eb9
 ROUND6_KEPT_SHA256=d0fb8320eadca9f5a66686b2dfd358defb14a3f180585af336b192769dc338ec
+round7_build=7104668
+# Round 7's data file: round 6's positions with Stockfish's scores, rescaled.
+ROUND7_SHA256=6cc60ebed1d185aab0b59f57600cd385e4f432f289ef021fe1b1100625cebb16
 pgns=()
 pgns3=()
 only=0
-while getopts "w:j:b:n:s:p:P:236" opt; do
+while getopts "w:j:b:n:s:p:P:2367" opt; do
   case $opt in
     w) work=$OPTARG ;; j) threads=$OPTARG ;; b) data_build=$OPTARG ;;
     n) positions=$OPTARG ;; s) seed=$OPTARG ;; p) pgns+=("$OPTARG") ;;
-    P) pgns3+=("$OPTARG") ;; 2) only=2 ;; 3) only=3 ;; 6) only=6 ;;
-    *) sed -n '2,62p' "$0"; exit 2 ;;
+    P) pgns3+=("$OPTARG") ;; 2) only=2 ;; 3) only=3 ;; 6) only=6 ;; 7) only=7 ;;
+    *) sed -n '2,73p' "$0"; exit 2 ;;
   esac
 done
 default_recipe=0
@@ -268,7 +282,7 @@ positions_from_games() {
   check_sha256 "$data" "$want" "round $round's data file"
 }
 
-if [ "$only" != 3 ] && [ "$only" != 6 ]; then
+if [ "$only" = 0 ] || [ "$only" = 2 ]; then
 if [ "${#pgns[@]}" -eq 0 ]; then
   echo "=== round 2 skipped: give the six PGN files with -p (see the top of this script)"
 else
@@ -288,7 +302,7 @@ compare_weights "$tuned" "$root/tuning/round2.json"
 fi
 fi
 
-if [ "$only" = 6 ] || [ "$only" = 2 ]; then
+if [ "$only" != 0 ] && [ "$only" != 3 ]; then
   :
 elif [ "${#pgns3[@]}" -eq 0 ]; then
   echo "=== round 3 skipped: give the fourteen PGN files with -P (see the top of this script)"
@@ -308,7 +322,7 @@ tuned3="$work/engine3.json"
 compare_weights "$tuned3" "$root/tuning/round3.json"
 fi
 
-if [ "$only" = 2 ] || [ "$only" = 3 ]; then exit 0; fi
+if [ "$only" = 0 ] || [ "$only" = 6 ]; then
 echo "=== round 6, 10. the self-play positions (tuning/games)"
 selfplay="$work/round6-selfplay.txt"
 xz -dc "$root/tuning/games/2026-12-05-selfplay-seed6-10000n.txt.xz" > "$selfplay"
@@ -330,4 +344,20 @@ tuned6="$work/engine6.json"
 "$round6_bin" tune --data "$selfplay,$work/round6-kept.txt" --start "$root/tuning/round3.json" \
   --out "$tuned6" --epochs 100 --threads 2 --lambda 0.5 --min-count 2000 --l2 0.0001 \
   --only "$fit"
-compare_weights "$tuned6" "$root/engine.json"
+compare_weights "$tuned6" "$root/tuning/round6.json"
+fi
+
+if [ "$only" = 0 ] || [ "$only" = 7 ]; then
+echo "=== round 7, 13. round 6's positions with Stockfish's scores (tuning/games)"
+round7_data="$work/round7.txt"
+xz -dc "$root/tuning/games/2026-12-05-round6-positions-sfclassical-5000n.txt.xz" > "$round7_data"
+check_sha256 "$round7_data" "$ROUND7_SHA256" "round 7's data file"
+
+echo "=== round 7, 14. tune from tuning/round6.json with the build of $round7_build"
+round7_bin=$(build_commit "$round7_build") || exit 1
+fit=$(fitted_terms "$root/tuning/round6.json")
+tuned7="$work/engine7.json"
+"$round7_bin" tune --data "$round7_data" --start "$root/tuning/round6.json" --out "$tuned7" \
+  --epochs 100 --threads 2 --lambda 0.25 --min-count 2000 --l2 0.0001 --only "$fit"
+compare_weights "$tuned7" "$root/engine.json"
+fi
