@@ -270,6 +270,23 @@ check_sha256() {
   fi
 }
 
+# Unpacks tuning/games/$1 into $2 and fails unless its SHA-256 is $3 (what: $4).
+unpack_data() {
+  xz -dc "$root/tuning/games/$1" > "$2"
+  check_sha256 "$2" "$3" "$4"
+}
+
+# Fits weights file $2 to data $3 (files joined by commas) with the build of commit $1, into
+# $4 with lambda $5: 100 epochs, two threads, min-count 2000, --l2 0.0001, every term but the
+# mop-up ones; then compares the result with weights file $6.
+fit_and_compare() {
+  local fit_bin
+  fit_bin=$(build_commit "$1") || exit 1
+  "$fit_bin" tune --data "$3" --start "$2" --out "$4" --epochs 100 --threads 2 --lambda "$5" \
+    --min-count 2000 --l2 0.0001 --only "$(fitted_terms "$2")"
+  compare_weights "$4" "$6"
+}
+
 # Round $1's training positions ($2) from the PGN files that follow $3, with this checkout's
 # build; the file's SHA-256 must be $3.
 positions_from_games() {
@@ -325,8 +342,8 @@ fi
 if [ "$only" = 0 ] || [ "$only" = 6 ]; then
 echo "=== round 6, 10. the self-play positions (tuning/games)"
 selfplay="$work/round6-selfplay.txt"
-xz -dc "$root/tuning/games/2026-12-05-selfplay-seed6-10000n.txt.xz" > "$selfplay"
-check_sha256 "$selfplay" "$ROUND6_SELFPLAY_SHA256" "round 6's self-play file"
+unpack_data 2026-12-05-selfplay-seed6-10000n.txt.xz "$selfplay" "$ROUND6_SELFPLAY_SHA256" \
+  "round 6's self-play file"
 
 echo "=== round 6, 11. training positions from the Horizon games kept in tuning/games"
 kept=()
@@ -338,26 +355,17 @@ done
 positions_from_games 6 "$work/round6-kept.txt" "$ROUND6_KEPT_SHA256" "${kept[@]}"
 
 echo "=== round 6, 12. tune from tuning/round3.json with the build of $round6_build"
-round6_bin=$(build_commit "$round6_build") || exit 1
-fit=$(fitted_terms "$root/tuning/round3.json")
-tuned6="$work/engine6.json"
-"$round6_bin" tune --data "$selfplay,$work/round6-kept.txt" --start "$root/tuning/round3.json" \
-  --out "$tuned6" --epochs 100 --threads 2 --lambda 0.5 --min-count 2000 --l2 0.0001 \
-  --only "$fit"
-compare_weights "$tuned6" "$root/tuning/round6.json"
+fit_and_compare "$round6_build" "$root/tuning/round3.json" "$selfplay,$work/round6-kept.txt" \
+  "$work/engine6.json" 0.5 "$root/tuning/round6.json"
 fi
 
 if [ "$only" = 0 ] || [ "$only" = 7 ]; then
 echo "=== round 7, 13. round 6's positions with Stockfish's scores (tuning/games)"
 round7_data="$work/round7.txt"
-xz -dc "$root/tuning/games/2026-12-05-round6-positions-sfclassical-5000n.txt.xz" > "$round7_data"
-check_sha256 "$round7_data" "$ROUND7_SHA256" "round 7's data file"
+unpack_data 2026-12-05-round6-positions-sfclassical-5000n.txt.xz "$round7_data" \
+  "$ROUND7_SHA256" "round 7's data file"
 
 echo "=== round 7, 14. tune from tuning/round6.json with the build of $round7_build"
-round7_bin=$(build_commit "$round7_build") || exit 1
-fit=$(fitted_terms "$root/tuning/round6.json")
-tuned7="$work/engine7.json"
-"$round7_bin" tune --data "$round7_data" --start "$root/tuning/round6.json" --out "$tuned7" \
-  --epochs 100 --threads 2 --lambda 0.25 --min-count 2000 --l2 0.0001 --only "$fit"
-compare_weights "$tuned7" "$root/engine.json"
+fit_and_compare "$round7_build" "$root/tuning/round6.json" "$round7_data" "$work/engine7.json" \
+  0.25 "$root/engine.json"
 fi
