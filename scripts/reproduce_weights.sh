@@ -40,7 +40,7 @@
 #    mop-up ones (which more data no longer keeps out of the fit by --min-count, and which
 #    then run away). Compares the result with tuning/round3.json (round 3's engine.json), as
 #    step 7 does.
-# Round 6 (its data is in tuning/games; runs unless -2 or -3 is given):
+# Round 6 (its data is in tuning/games; runs unless -2, -3 or -7 is given):
 # 10. Unpacks the self-play positions tuning/games/2026-12-05-selfplay-seed6-10000n.txt.xz
 #     (datagen --games 12389 --nodes 10000 --seed 6 with 6319667) and checks their SHA-256.
 # 11. Turns the Horizon games kept in tuning/games (the SPSA games, then both parts of the
