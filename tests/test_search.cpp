@@ -121,7 +121,7 @@ TEST_CASE("search sees the quiet mate a null move threatens", "[search]") {
     // there; without them Qg6 was found at depth 19. Measured with round 6's weights, which
     // the test keeps: with round 7's the search gets there only at depth 17, the rule
     // kept, because the reply to Qg6 is cut by reverse futility before its null move is tried
-    // (its static eval counts the queen it could take, not the mate it faces).
+    // (Black stands two pawns up there, far above the beta White's other moves leave it).
     EvalWeights round6;
     const std::string file = std::string(HORIZON_SOURCE_DIR) + "/tuning/round6.json";
     REQUIRE_FALSE(EvalWeights::load(file, round6));
