@@ -832,7 +832,7 @@ TEST_CASE("fifty-move rule", "[position][draw]") {
     CHECK_FALSE(capture.is_fifty_move_draw());
 }
 
-TEST_CASE("repetition: third occurrence in the game, second inside the search",
+TEST_CASE("repetition: third occurrence in the game, second inside the search or of the root",
           "[position][draw]") {
     Position pos;
     const std::vector<const char*> shuffle = {"g1f3", "g8f6", "f3g1", "f6g8"};
@@ -843,12 +843,14 @@ TEST_CASE("repetition: third occurrence in the game, second inside the search",
         CHECK_FALSE(pos.is_repetition(100));
     }
     // Ply 4: the start position for the second time. Not a game draw; inside a search
-    // whose root lies before the first occurrence it counts at once. When the earlier
-    // occurrence is the root itself (ply 4), it is still a game position: no draw.
+    // whose root lies before the first occurrence it counts at once, and so it does when the
+    // earlier occurrence is the root itself (ply 4): a line that comes back to the root has
+    // gained nothing. Seen from a root one ply later, the first occurrence lies before it.
     pos.make_move(legal_move(pos, shuffle[3]));
     CHECK(pos.key() == Position().key());
     CHECK_FALSE(pos.is_repetition(0));
-    CHECK_FALSE(pos.is_repetition(4));
+    CHECK_FALSE(pos.is_repetition(3));
+    CHECK(pos.is_repetition(4));
     CHECK(pos.is_repetition(5));
     CHECK(pos.is_repetition(100));
     CHECK_FALSE(pos.is_draw(0));

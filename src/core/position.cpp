@@ -694,7 +694,7 @@ bool Position::is_repetition(int ply) const {
     int seen = 0;
     for (int i = 4; i <= end && i <= n; i += 2) {
         if (history_[n - i].key != st_.key) continue;
-        if (i < ply) return true;     // repeated inside the search tree
+        if (i <= ply) return true;    // repeated inside the search tree or of the root
         if (++seen == 2) return true; // third occurrence in the game
     }
     return false;

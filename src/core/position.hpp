@@ -157,7 +157,8 @@ public:
     static int see_value(PieceType pt);
 
     // Draws. `ply` is the distance from the search root: a repetition inside the search
-    // tree counts at once, one reaching back before the root needs a third occurrence.
+    // tree or of the root itself counts at once, one reaching back before the root needs a
+    // third occurrence.
     bool is_repetition(int ply) const;
     // Whether any position since the last capture or pawn move (this one included) stood
     // before in that stretch: the game has repeated itself (the tables' root ranking asks).

@@ -54,6 +54,43 @@ std::string uci_score(Score s) {
     return "cp " + std::to_string(s);
 }
 
+// Candidate squares: those another piece of the threatening side supports (counted with the
+// checking piece gone from its square, so a piece behind it counts) and no piece of the side to
+// move but the king defends; each is tried by passing the move and playing the check. A rook
+// checks only from the squares beside the king on its rank and file.
+bool mate_threat_beside_king(Position& pos) {
+    const Color us = pos.side_to_move(), them = ~us;
+    const Square ksq = pos.king_square(us);
+    const Bitboard ring = king_attacks(ksq) & ~pos.pieces(them);
+    const Bitboard defenders = pos.pieces(us) & ~pos.pieces(us, KING);
+    const Bitboard occ = pos.pieces();
+    for (const PieceType pt : {QUEEN, ROOK}) {
+        const Bitboard squares = pt == QUEEN ? ring : ring & rook_attacks(ksq, 0);
+        Bitboard checkers = pos.pieces(them, pt);
+        while (checkers) {
+            const Square from = pop_lsb(checkers);
+            const Bitboard occ_after = occ ^ square_bb(from);
+            Bitboard targets = piece_attacks(pt, from, occ) & squares;
+            while (targets) {
+                const Square s = pop_lsb(targets);
+                const Bitboard attackers = pos.attackers_to(s, occ_after) & ~square_bb(from);
+                if (!(attackers & pos.pieces(them)) || (attackers & defenders)) continue;
+                const Move check(from, s);
+                bool mate = false;
+                pos.make_null_move();
+                if (pos.is_legal(check)) {
+                    pos.make_move(check);
+                    mate = count_legal_moves(pos) == 0;
+                    pos.unmake_move(check);
+                }
+                pos.unmake_null_move();
+                if (mate) return true;
+            }
+        }
+    }
+    return false;
+}
+
 Searcher::Searcher(TranspositionTable& tt, SearchSignals& signals, int thread_id)
     : tt_(tt), signals_(signals), smp_(signals, thread_id), thread_id_(thread_id),
       history_(std::make_unique<History>()) {
@@ -597,9 +634,16 @@ Score Searcher::search(Position& pos, Score alpha, Score beta, Depth depth, int 
     if (!excluded) eval_change_history(pos, ply);
 
     if (!pv_node && !in_check && !excluded && !full_width_) {
-        if (reverse_futility(depth, eval, beta, is_improving)) return eval;
+        // Not while the opponent threatens mate beside the king: the eval counts nothing of it,
+        // and a null move there must fail.
+        bool mate_threat = false;
+        if (reverse_futility(depth, eval, beta, is_improving)) {
+            mate_threat = mate_threat_beside_king(pos);
+            if (!mate_threat) return eval;
+        }
         if (auto s = razor(pos, eval, alpha, depth, ply)) return *s;
-        if (auto s = null_move(pos, eval, beta, depth, ply, cut_node)) return *s;
+        if (!mate_threat)
+            if (auto s = null_move(pos, eval, beta, depth, ply, cut_node)) return *s;
         if (stopped_) return SCORE_DRAW;
         if (auto s = probcut(pos, beta, depth, ply, cut_node, is_improving, tt_hit, tt)) return *s;
         if (stopped_) return SCORE_DRAW;

@@ -259,4 +259,10 @@ private:
 // Converts a score to UCI ("cp N" or "mate N").
 std::string uci_score(Score s);
 
+// Whether the side not to move threatens mate in one by a queen or rook check from a square
+// beside the king (WAC.001: after Qg6, Qh7 mate; WAC.055: after Bf6+ and Rh4, Rh8 mate): a
+// threat that no static eval counts and that quiescence without quiet checks does not see. The
+// position is left as it was. Not for a side in check.
+bool mate_threat_beside_king(Position& pos);
+
 } // namespace horizon
