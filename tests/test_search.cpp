@@ -54,6 +54,14 @@ std::string best_within(const std::string& fen, std::uint64_t nodes) {
     return uci(engine, s.result.best);
 }
 
+// Gives `engine` the weights of tuning/NAME: those a search test was measured with, so that
+// later weights do not move the test.
+void use_weights(Engine& engine, const std::string& name) {
+    EvalWeights weights;
+    REQUIRE_FALSE(EvalWeights::load(std::string(HORIZON_SOURCE_DIR) + "/tuning/" + name, weights));
+    engine.set_weights(weights);
+}
+
 } // namespace
 
 TEST_CASE("uci_score: centipawns and mate distances in moves", "[search]") {
@@ -122,11 +130,8 @@ TEST_CASE("search sees the quiet mate a null move threatens", "[search]") {
     // the test keeps. Since the mate-threat guard on reverse futility and the null move (next
     // test) this search finds Qg6 at depth 10 with quiet checks in quiescence left out as
     // well: the test now fails only where both rules are gone.
-    EvalWeights round6;
-    const std::string file = std::string(HORIZON_SOURCE_DIR) + "/tuning/round6.json";
-    REQUIRE_FALSE(EvalWeights::load(file, round6));
     Engine engine;
-    engine.set_weights(round6);
+    use_weights(engine, "round6.json");
     const auto s =
         search(engine, "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", 10);
     CHECK(uci(engine, s.result.best) == "g3g6");
@@ -139,11 +144,8 @@ TEST_CASE("search sees a mate that only quiet checks below a null move reveal", 
     // mate-threat guard does not cover this position, so this test pins the rule alone, where
     // the WAC.001 test above pins it only together with the guard. Measured with round 7's
     // weights, which the test keeps.
-    EvalWeights round7;
-    const std::string file = std::string(HORIZON_SOURCE_DIR) + "/tuning/round7.json";
-    REQUIRE_FALSE(EvalWeights::load(file, round7));
     Engine engine;
-    engine.set_weights(round7);
+    use_weights(engine, "round7.json");
     const auto s = search(engine, "5rk1/2p4p/2p4r/3P4/4p1b1/1Q2NqPp/PP3P1K/R4R2 b - - 0 1", 16);
     CHECK(uci(engine, s.result.best) == "f3g2");
     CHECK(s.result.score >= SCORE_MATE_IN_MAX_PLY);
@@ -219,11 +221,8 @@ TEST_CASE("search keeps a capture that checks on the principal variation", "[sea
     // (34,000 nodes, and not found in 3,000,000 without the rule) until reverse futility
     // stopped trusting the eval under a mate threat: with that, Win at Chess 49 takes 775,000
     // nodes with the rule and 1,000,000 without it.
-    EvalWeights round7;
-    const std::string file = std::string(HORIZON_SOURCE_DIR) + "/tuning/round7.json";
-    REQUIRE_FALSE(EvalWeights::load(file, round7));
     Engine engine;
-    engine.set_weights(round7);
+    use_weights(engine, "round7.json");
     const auto s = search(engine, "4rrn1/ppq3bk/3pPnpp/2p5/2PB4/2NQ1RPB/PP5P/5R1K w - - 0 1",
                           MAX_PLY - 10, 1000000);
     CHECK(uci(engine, s.result.best) == "d3g6");
