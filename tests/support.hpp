@@ -85,6 +85,18 @@ inline std::string read_text_file(const std::string& path) {
     return text.str();
 }
 
+// The folder of the 3- and 4-piece Syzygy tables (../shared/syzygy beside the checkout, or
+// wherever the CMake variable HORIZON_SYZYGY_DIR names). A test that needs them fails at once,
+// naming the folder, when it is not there (a clone away from ../shared, say), rather than later
+// on a probe that finds nothing.
+inline std::string tables_folder() {
+    const std::string folder = HORIZON_SYZYGY_DIR;
+    INFO("the 3- and 4-piece Syzygy tables are not in " << folder
+                                                        << " (cmake -DHORIZON_SYZYGY_DIR=FOLDER)");
+    REQUIRE(std::filesystem::is_directory(folder));
+    return folder;
+}
+
 // The words of a line (an engine's output line, an option's declaration), split at blanks.
 inline std::vector<std::string> tokens(const std::string& line) {
     std::istringstream in(line);

@@ -786,10 +786,6 @@ TEST_CASE("analyze and epd: bad input gets one clear message and no crash", "[an
 
 namespace {
 
-std::string tables_folder() {
-    return (std::filesystem::path(HORIZON_SOURCE_DIR) / ".." / "shared" / "syzygy").string();
-}
-
 // KRvK: 1. Kf1 (still a win) Kd3 2. Rc2?? (the king takes the rook: a draw) Kxc2.
 constexpr const char* TABLE_GAME = "table_blunder.pgn";
 

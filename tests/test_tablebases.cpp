@@ -23,16 +23,6 @@ using namespace horizon::test;
 
 namespace {
 
-// The tables' folder; a test that needs them fails at once, naming the folder, when it is not
-// there (a checkout away from ../shared, say), rather than on a probe that finds nothing.
-std::string tables_folder() {
-    const std::string folder = HORIZON_SYZYGY_DIR;
-    INFO("the 3- and 4-piece Syzygy tables are not in " << folder
-                                                        << " (cmake -DHORIZON_SYZYGY_DIR=FOLDER)");
-    REQUIRE(std::filesystem::is_directory(folder));
-    return folder;
-}
-
 // A fresh folder under the system's temporary folder.
 std::filesystem::path scratch(const std::string& name) {
     auto dir = std::filesystem::temp_directory_path() / ("horizon-tb-" + name);
