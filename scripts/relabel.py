@@ -8,7 +8,9 @@ IN holds lines '<FEN> | <score> | <result>' as `horizon datagen` writes them. OU
 lines with the score replaced by the engine's (White's point of view, centipawns); the result
 stays. A position the engine scores as a mate, or that it does not answer, is left out; a
 malformed line stops the run. Comment lines are copied. A stopped run is resumed: the lines OUT
-already holds are not searched again.
+already holds are not searched again. A position that repeats one met before (the same first
+four FEN fields: the same game reached in other runs) is not searched again either: its line gets
+the score found before and keeps its own result.
 
 The default engine is Stockfish 15.1 on its hand-crafted evaluation (`Use NNUE` false), one
 thread and 16 MiB, 5,000 nodes a position: scores from a stronger evaluation than Horizon's own,
@@ -95,20 +97,18 @@ def split_line(line):
     return parts
 
 
-def _relabel(line):
-    if line.startswith("#") or not line.strip():
-        return line
-    parts = split_line(line)
-    fen = parts[0]
+def position_key(fen):
+    """The part of a FEN that fixes the position: the move counters do not change a score."""
+    return " ".join(fen.split()[:4])
+
+
+def _score(fen):
+    """White's score of FEN in centipawns, or None for a mate."""
     fields = fen.split()
-    if len(fields) == 4:
-        fen += " 0 1"
-    s = _engine.score(fen)
+    s = _engine.score(fen + " 0 1" if len(fields) == 4 else fen)
     if s is None:
         return None
-    if len(fields) > 1 and fields[1] == "b":
-        s = -s
-    return f"{parts[0]} | {s} | {parts[2]}\n"
+    return -s if len(fields) > 1 and fields[1] == "b" else s
 
 
 MARK = "# relabel: input lines "
@@ -130,12 +130,22 @@ def resume(path):
 
 
 def relabel(args):
+    """Each distinct position (position_key) is searched once: a line that repeats one, from
+    another game or run, gets the score found before, with its own result."""
     with open(args.inp) as f:
         lines = f.readlines()
     start = resume(args.out)
     todo = lines[start:]
+    known = {}
+    if start:
+        with open(args.out) as f:
+            for line in f:
+                if not line.startswith("#") and line.strip():
+                    fen, score, _ = split_line(line)
+                    known[position_key(fen)] = int(score)
     print(f"relabel: {len(lines)} lines, {start} done before, {len(todo)} to go", flush=True)
     chunk = 2000
+    searched = 0
     t0 = time.time()
     with mp.Pool(args.workers, _init, (args.engine, args.option, args.nodes)) as pool, \
             open(args.out, "a") as out:
@@ -144,16 +154,27 @@ def relabel(args):
                       f"nodes {args.nodes}\n")
         for c in range(0, len(todo), chunk):
             part = todo[c:c + chunk]
-            for r in pool.imap(_relabel, part, chunksize=50):
-                if r is not None:
-                    out.write(r)
+            rows = [None if line.startswith("#") or not line.strip() else split_line(line)
+                    for line in part]
+            new = {}
+            for row in rows:
+                if row is not None and position_key(row[0]) not in known:
+                    new.setdefault(position_key(row[0]), row[0])
+            for key, s in zip(new, pool.imap(_score, new.values(), chunksize=50)):
+                known[key] = s
+            searched += len(new)
+            for line, row in zip(part, rows):
+                if row is None:
+                    out.write(line)
+                elif known[position_key(row[0])] is not None:
+                    out.write(f"{row[0]} | {known[position_key(row[0])]} | {row[2]}\n")
             done = start + c + len(part)
             out.write(f"{MARK}{done}\n")
             out.flush()
             rate = (c + len(part)) / (time.time() - t0)
             left = (len(lines) - done) / rate if rate else 0
-            print(f"relabel: {done}/{len(lines)} lines, {rate:.0f} a second, "
-                  f"{left / 60:.0f} min left", flush=True)
+            print(f"relabel: {done}/{len(lines)} lines ({searched} positions searched), "
+                  f"{rate:.0f} a second, {left / 60:.0f} min left", flush=True)
 
 
 def read_scores(path, limit=400000):
