@@ -3,8 +3,11 @@
 // command line (tools/datagen_tool).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -12,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/position.hpp"
+#include "engine/engine.hpp"
 #include "tools/datagen_tool.hpp"
 #include "train/datagen.hpp"
 
@@ -295,4 +299,69 @@ TEST_CASE("datagen command line: bad flags exit 2 before anything runs", "[datag
     CHECK(exit_code({"datagen", "--out", out, "--games", "2", "--frobnicate"}) == 2);
     CHECK(exit_code({"datagen", "--out", out, "--games", "2", "stray"}) == 2);
     CHECK_FALSE(std::filesystem::exists(file.path));
+}
+
+TEST_CASE("datagen openings: distinct, level by the check's own search, the same whatever the "
+          "thread count",
+          "[datagen]") {
+    DatagenOptions o = small_run("", 0);
+    o.max_imbalance = 40;
+    const std::vector<std::string> one = balanced_openings(o, 24);
+    o.threads = 2;
+    std::uint64_t last_report = 0;
+    const std::vector<std::string> two =
+        balanced_openings(o, 24, [&](std::uint64_t found) { last_report = found; });
+    CHECK(one == two);
+    CHECK(last_report == 24);
+    REQUIRE(one.size() == 24);
+    std::set<std::string> seen(one.begin(), one.end());
+    CHECK(seen.size() == one.size());
+
+    Engine engine;
+    REQUIRE(engine.set_hash(2));
+    for (const std::string& epd : one) {
+        INFO(epd);
+        CHECK(std::count(epd.begin(), epd.end(), ' ') == 3); // the first four FEN fields
+        Position pos;
+        REQUIRE_FALSE(pos.set_fen(epd + " 0 1"));
+        // The same check the generator made, on a fresh engine: within the bound.
+        engine.new_game();
+        REQUIRE_FALSE(engine.set_position(pos));
+        SearchLimits limits;
+        limits.nodes = o.balance_nodes;
+        const SearchResult r = engine.search_sync(limits, [](const SearchReport&) {});
+        CHECK(std::abs(r.score) <= 40);
+    }
+
+    // Another seed, another book.
+    o.seed = 8;
+    CHECK(balanced_openings(o, 24) != one);
+}
+
+TEST_CASE("datagen --openings writes the book as EPD and refuses what does not go with it",
+          "[datagen]") {
+    TempFile file("book");
+    const std::string out = file.str();
+    const auto exit_code = [](std::vector<std::string> args) {
+        std::vector<const char*> argv;
+        for (const auto& a : args)
+            argv.push_back(a.c_str());
+        return datagen_main(int(argv.size()), argv.data());
+    };
+    CHECK(exit_code({"datagen", "--out", out, "--openings", "5", "--games", "2"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--openings", "5", "--nodes", "100"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--openings", "0"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--openings", "5", "--max-imbalance", "-3"}) == 2);
+    CHECK_FALSE(std::filesystem::exists(file.path));
+
+    REQUIRE(exit_code({"datagen", "--out", out, "--openings", "6", "--seed", "7", "--balance-nodes",
+                       "400", "--hash", "2", "--threads", "1"}) == 0);
+    DatagenOptions o = small_run("", 0);
+    std::string want;
+    for (const std::string& epd : balanced_openings(o, 6))
+        want += epd + "\n";
+    CHECK(read_all(out) == want);
+    // An existing file is not overwritten.
+    CHECK(exit_code({"datagen", "--out", out, "--openings", "6"}) == 2);
+    CHECK(read_all(out) == want);
 }

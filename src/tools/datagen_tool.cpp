@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -104,6 +105,37 @@ int pgn_samples_main(const std::vector<std::string>& inputs, const std::string& 
     return 0;
 }
 
+// datagen --openings: the book, written once all of it is found (nothing is left half made).
+int openings_main(const DatagenOptions& o, std::uint64_t count) {
+    const bool terminal = is_terminal(stderr);
+    try {
+        Progress progress(std::cerr, terminal ? ProgressMode::REDRAW : ProgressMode::LINES,
+                          "datagen: openings",
+                          terminal ? Progress::REDRAW_INTERVAL : std::chrono::seconds(10));
+        const auto start = std::chrono::steady_clock::now();
+        const auto seconds = [&] {
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        };
+        const auto book = balanced_openings(o, count, [&](std::uint64_t found) {
+            progress.update(found, count, seconds(),
+                            Progress::eta(double(found), double(count - found), seconds()), "");
+        });
+        progress.finish();
+        std::ofstream out(o.out, std::ios::binary);
+        for (const auto& fen : book)
+            out << fen << "\n";
+        out.flush();
+        if (!out) throw std::runtime_error("cannot write " + o.out);
+        std::cerr << "datagen: " << book.size() << " openings (seed " << o.seed
+                  << ", balance-nodes " << o.balance_nodes << ", max-imbalance " << o.max_imbalance
+                  << ") written to " << o.out << " in " << std::uint64_t(seconds() + 0.5) << " s\n";
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << "horizon datagen: " << e.what() << "\n";
+        return 1;
+    }
+}
+
 } // namespace
 
 std::string datagen_summary_text(const DatagenSummary& s, std::uint64_t nodes) {
@@ -147,13 +179,15 @@ int datagen_main(int argc, const char* const* argv) {
         ("g,games", "stop when games 0..N-1 are in the file", cxxopts::value<std::string>(), "N")
         ("p,positions", "stop when the file holds N positions", cxxopts::value<std::string>(), "N")
         ("n,nodes", "search nodes per move", cxxopts::value<std::string>()->default_value("5000"), "N")
-        ("balance-nodes", "nodes of the search that checks an opening is level (|score| <= 300)", cxxopts::value<std::string>()->default_value("3000"), "N")
+        ("balance-nodes", "nodes of the search that checks an opening is level", cxxopts::value<std::string>()->default_value("3000"), "N")
+        ("max-imbalance", "that search's score must be within CP of 0", cxxopts::value<std::string>()->default_value("300"), "CP")
         ("t,threads", "worker threads, each playing whole games (default: all cores, " + std::to_string(cores) + ")", cxxopts::value<std::string>(), "N")
         ("s,seed", "seed: game g depends on (seed, g) only", cxxopts::value<std::string>()->default_value("1"), "S")
         ("hash", "hash table per worker, MiB", cxxopts::value<std::string>()->default_value("16"), "MIB")
         ("eval-file", "play with the evaluation weights of FILE (default: the built-in ones)", cxxopts::value<std::string>(), "FILE")
         ("from-pgn", "play no games: write the quiet positions of the games in PGN FILE (repeat for more files), scored by their move comments", cxxopts::value<std::vector<std::string>>(), "FILE")
         ("skip-plies", "with --from-pgn: plies at the start of each game not written", cxxopts::value<std::string>()->default_value("8"), "N")
+        ("openings", "play no games: write the first N distinct openings of the seed to --out, an opening book for matches", cxxopts::value<std::string>(), "N")
         ("h,help", "show this help");
     // clang-format on
     const auto footer =
@@ -169,12 +203,18 @@ int datagen_main(int argc, const char* const* argv) {
         "on whose side is not in check, whose move played is no capture or promotion and\n"
         "whose comment scores it within 20 pawns is written with that score and the game's\n"
         "result. Games without a result or that ended by time, an illegal move or a stall\n"
-        "are skipped. --out must not exist yet.\n";
+        "are skipped. --out must not exist yet.\n"
+        "\n"
+        "--openings: one opening a line, the first four FEN fields (EPD, as match runners\n"
+        "read it): game g's opening for g = 0, 1, ..., each only once, the same whatever\n"
+        "--threads. A book of many openings keeps a long match at fixed nodes from\n"
+        "playing the same games again. --out must not exist yet.\n";
 
     DatagenOptions o;
     EvalWeights file_weights;
     std::vector<std::string> from_pgn;
     int skip_plies = 0;
+    std::uint64_t openings = 0;
     try {
         const cxxopts::ParseResult args = options.parse(argc, argv);
         if (args.count("help")) {
@@ -211,10 +251,20 @@ int datagen_main(int argc, const char* const* argv) {
         } else if (args.count("skip-plies")) {
             throw std::invalid_argument("--skip-plies goes with --from-pgn");
         }
-        if (from_pgn.empty() && !o.games && !o.positions)
+        if (args.count("openings")) {
+            for (const char* flag : {"games", "positions", "nodes", "from-pgn"})
+                if (args.count(flag))
+                    throw std::invalid_argument(std::string("--") + flag +
+                                                " goes with games; --openings plays none");
+            openings = number("openings", 1, 100'000'000);
+            if (std::filesystem::exists(o.out))
+                throw std::invalid_argument(o.out + " exists; --openings writes a new file");
+        }
+        if (from_pgn.empty() && !openings && !o.games && !o.positions)
             throw std::invalid_argument("give --games N or --positions N (or both)");
         o.nodes = number("nodes", 1, 1'000'000'000);
         o.balance_nodes = number("balance-nodes", 1, 1'000'000'000);
+        o.max_imbalance = int(number("max-imbalance", 0, 10000));
         o.threads = args.count("threads") ? int(number("threads", 1, 1024)) : int(cores);
         o.seed = number("seed", 0, UINT64_MAX);
         o.hash_mib = int(number("hash", 1, 65536));
@@ -236,6 +286,7 @@ int datagen_main(int argc, const char* const* argv) {
             return 1;
         }
     }
+    if (openings) return openings_main(o, openings);
     const bool terminal = is_terminal(stderr);
     try {
         Progress progress(std::cerr, terminal ? ProgressMode::REDRAW : ProgressMode::LINES,

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -31,7 +32,6 @@ using Clock = std::chrono::steady_clock;
 // Openings: this many uniformly random plies (the lower bound or one more), then a short
 // search that must find the position roughly level.
 constexpr int OPENING_PLIES_MIN = 8;
-constexpr Score OPENING_MAX_IMBALANCE = 300;
 constexpr int OPENING_MAX_ATTEMPTS = 100000;
 
 // Positions of the first plies (from the start position) are not written.
@@ -119,7 +119,7 @@ Position balanced_opening(Engine& engine, Rng& rng, const DatagenOptions& option
         engine.new_game();
         start_game_at(engine, pos);
         const SearchResult r = search_nodes(engine, options.balance_nodes);
-        if (std::abs(r.score) <= OPENING_MAX_IMBALANCE) return pos;
+        if (std::abs(r.score) <= options.max_imbalance) return pos;
     }
     throw std::runtime_error("datagen: no balanced opening found");
 }
@@ -208,11 +208,17 @@ std::string weights_tag(const DatagenOptions& o) {
     return text;
 }
 
+// The imbalance bound, when it is not the default (files made before it could be set have none).
+std::string imbalance_tag(const DatagenOptions& o) {
+    if (o.max_imbalance == DatagenOptions{}.max_imbalance) return "";
+    return ", max-imbalance " + std::to_string(o.max_imbalance);
+}
+
 std::string header_line(const DatagenOptions& o) {
     return comment_line(std::string(HEADER_TITLE) + ": seed " + std::to_string(o.seed) +
                         ", nodes " + std::to_string(o.nodes) + ", balance-nodes " +
-                        std::to_string(o.balance_nodes) + ", hash " + std::to_string(o.hash_mib) +
-                        " MiB" + weights_tag(o));
+                        std::to_string(o.balance_nodes) + imbalance_tag(o) + ", hash " +
+                        std::to_string(o.hash_mib) + " MiB" + weights_tag(o));
 }
 
 struct Existing {
@@ -417,13 +423,19 @@ private:
     const Clock::time_point start_ = Clock::now();
 };
 
+std::unique_ptr<Engine> make_engine(const DatagenOptions& options) {
+    auto engine = std::make_unique<Engine>();
+    if (options.weights) engine->set_weights(*options.weights);
+    if (!engine->set_hash(std::size_t(options.hash_mib)))
+        throw std::runtime_error("cannot allocate " + std::to_string(options.hash_mib) +
+                                 " MiB of hash");
+    return engine;
+}
+
 void work(Run& run, const DatagenOptions& options) {
     try {
-        Engine engine;
-        if (options.weights) engine.set_weights(*options.weights);
-        if (!engine.set_hash(std::size_t(options.hash_mib)))
-            throw std::runtime_error("cannot allocate " + std::to_string(options.hash_mib) +
-                                     " MiB of hash");
+        const std::unique_ptr<Engine> owned = make_engine(options);
+        Engine& engine = *owned;
         while (const auto g = run.claim()) {
             if (auto game = play_game(engine, *g, options, run.stop_flag()))
                 run.finish(std::move(*game));
@@ -435,6 +447,48 @@ void work(Run& run, const DatagenOptions& options) {
 }
 
 } // namespace
+
+std::vector<std::string> balanced_openings(const DatagenOptions& options, std::uint64_t count,
+                                           const std::function<void(std::uint64_t)>& on_progress) {
+    if (options.threads < 1) throw std::runtime_error("threads must be at least 1");
+    std::vector<std::unique_ptr<Engine>> engines;
+    for (int t = 0; t < options.threads; ++t)
+        engines.push_back(make_engine(options));
+    const std::uint64_t batch = 64 * std::uint64_t(options.threads);
+    std::vector<std::string> found;
+    std::set<std::string> seen;
+    for (std::uint64_t first = 0; found.size() < count; first += batch) {
+        std::vector<std::string> fens(batch);
+        std::atomic<std::uint64_t> next{0};
+        std::exception_ptr error;
+        std::mutex error_mutex;
+        std::vector<std::thread> workers;
+        for (auto& engine : engines)
+            workers.emplace_back([&, e = engine.get()] {
+                try {
+                    for (std::uint64_t i; (i = next++) < batch;) {
+                        Rng rng(options.seed, first + i);
+                        const std::string fen = balanced_opening(*e, rng, options).fen();
+                        std::size_t end = 0;
+                        for (int field = 0; field < 4; ++field)
+                            end = fen.find(' ', end + (field > 0));
+                        fens[i] = fen.substr(0, end);
+                    }
+                } catch (...) {
+                    std::lock_guard lock(error_mutex);
+                    if (!error) error = std::current_exception();
+                    next = batch;
+                }
+            });
+        for (auto& w : workers)
+            w.join();
+        if (error) std::rethrow_exception(error);
+        for (auto& fen : fens)
+            if (found.size() < count && seen.insert(fen).second) found.push_back(std::move(fen));
+        if (on_progress) on_progress(found.size());
+    }
+    return found;
+}
 
 bool is_quiet_sample(const Position& pos, Move played, int score) {
     return !pos.in_check() && !pos.is_capture_or_promotion(played) &&

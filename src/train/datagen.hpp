@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "core/position.hpp"
 #include "eval/params.hpp"
@@ -26,6 +27,7 @@ struct DatagenOptions {
     std::uint64_t positions = 0;        // stop when the file holds this many (0: no limit)
     std::uint64_t nodes = 5000;         // search nodes per move
     std::uint64_t balance_nodes = 3000; // nodes of the search that checks an opening
+    int max_imbalance = 300;            // |score| of that search at most this, centipawns
     int threads = 1;                    // worker threads, one engine and one game each
     std::uint64_t seed = 1;             // game g's opening depends on (seed, g) only
     int hash_mib = 16;                  // hash table per worker, MiB
@@ -82,6 +84,16 @@ struct DatagenCallbacks {
 // Plays and writes games until a target is met. Throws std::runtime_error when the file cannot
 // be read, used or written.
 DatagenSummary run_datagen(const DatagenOptions& options, const DatagenCallbacks& callbacks = {});
+
+// The first `count` distinct openings of `options.seed`, each as the first four fields of its
+// FEN, in order: opening g is the position datagen's game g starts from (the same seed,
+// balance nodes, imbalance bound and weights), one that repeats an earlier one left out. Made
+// by options.threads engines; the list does not depend on their number. `on_progress` is told
+// how many have been found after each batch. Options about games (out, games, nodes) are not
+// used.
+std::vector<std::string>
+balanced_openings(const DatagenOptions& options, std::uint64_t count,
+                  const std::function<void(std::uint64_t)>& on_progress = {});
 
 // A position worth training on, whoever played its games (self-play here, or the games
 // train/pgn_samples reads): its side is not in check, the move played (or found best) there
