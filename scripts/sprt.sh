@@ -19,6 +19,9 @@
 #                scripts/opponents.sh says: resign at 6 pawns, draw at 0.2 from move 34)
 #   -B BIN, -N BIN  use these built binaries as BASE_REV's and NEW_REV's instead of building
 #                them (each must be a build of its revision: the bench signature is its own)
+#   -p BOOK      openings, EPD (.xz is unpacked into DIR); default tuning/openings'
+#                20,000 (README there): at fixed nodes a pair from an opening played before
+#                repeats move for move, so a run should not play more pairs than BOOK has lines
 # Prints the verdict, Elo +- error, the pentanomial counts and both `Bench:` signatures.
 # fastchess is $FASTCHESS, else on PATH, else a usual place (scripts/opponents.sh).
 set -euo pipefail
@@ -39,17 +42,19 @@ opts=""
 out=""
 fixed=0
 adjudicate=1
-while getopts "t:n:e:l:a:b:g:c:o:d:fAB:N:" opt; do
+book=$root/tuning/openings/random8-horizon-20k.epd.xz
+while getopts "t:n:e:l:a:b:g:c:o:d:fAB:N:p:" opt; do
   case $opt in
     t) tc=$OPTARG ;; n) nodes=$OPTARG ;; e) elo1=$OPTARG ;; l) elo0=$OPTARG ;; a) alpha=$OPTARG ;;
     b) beta=$OPTARG ;; g) games=$OPTARG; games_given=1 ;; c) conc=$OPTARG; conc_given=1 ;;
     o) opts=$OPTARG ;;
     d) out=$OPTARG ;; f) fixed=1 ;; A) adjudicate=0 ;; B) base_bin=$OPTARG ;; N) new_bin=$OPTARG ;;
-    *) sed -n '2,22p' "$0"; exit 2 ;;
+    p) book=$OPTARG ;;
+    *) sed -n '2,25p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { sed -n '2,22p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,25p' "$0"; exit 2; }
 base_rev=$1
 new_rev=${2:-WORKTREE}
 # shellcheck source=opponents.sh
@@ -119,13 +124,24 @@ with open(path, "w") as f:
 EOF
   fi
 fi
+openings=$book
+if [ "${book%.xz}" != "$book" ]; then
+  openings=$out/$(basename "${book%.xz}")
+  [ -f "$openings" ] || xz -dc "$book" > "$openings"
+fi
+[ -s "$openings" ] || { echo "no openings in $book" >&2; exit 2; }
+lines=$(grep -c . "$openings")
+if [ -n "$nodes" ] && [ $(( (games + 1) / 2 )) -gt "$lines" ]; then
+  echo "warning: $(( (games + 1) / 2 )) pairs from $lines openings at fixed nodes: pairs will" \
+    "repeat move for move (scripts/pgn_score.py counts the distinct ones)" >&2
+fi
 cd "$out"
 if [ ${#resume[@]} -gt 0 ]; then
   "$fastchess" "${resume[@]}" | tee -a "$out/fastchess.out"
 else
   "$fastchess" -engine cmd="$out/new" name=new -engine cmd="$out/base" name=base \
     -each "${each[@]}" option.Threads=1 \
-    -openings file="$root/../shared/openings/random8-balanced.epd" format=epd order=random \
+    -openings file="$openings" format=epd order=random \
     -rounds $(( (games + 1) / 2 )) -games 2 -repeat -concurrency "$conc" -recover \
     "${stat[@]}" "${adjudication[@]}" -report penta=true -ratinginterval 20 \
     -config outname="$out/fastchess-state.json" -autosaveinterval 2 \
