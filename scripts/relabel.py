@@ -2,7 +2,7 @@
 """Scores the positions of a training file anew with a UCI engine's search.
 
     scripts/relabel.py IN OUT [--engine CMD] [--option NAME=VALUE ...] [--nodes N]
-                       [--workers N]
+                       [--workers N] [--scores EARLIER_OUT ...]
 
 IN holds lines '<FEN> | <score> | <result>' as `horizon datagen` writes them. OUT gets the same
 lines with the score replaced by the engine's (White's point of view, centipawns); the result
@@ -10,7 +10,8 @@ stays. A position the engine scores as a mate, or that it does not answer, is le
 malformed line stops the run. Comment lines are copied. A stopped run is resumed: the lines OUT
 already holds are not searched again. A position that repeats one met before (the same first
 four FEN fields: the same game reached in other runs) is not searched again either: its line gets
-the score found before and keeps its own result.
+the score found before and keeps its own result. `--scores FILE` (repeatable) takes the scores
+of an earlier run's OUT the same way: its positions are not searched again.
 
 The default engine is Stockfish 15.1 on its hand-crafted evaluation (`Use NNUE` false), one
 thread and 16 MiB, 5,000 nodes a position: scores from a stronger evaluation than Horizon's own,
@@ -137,8 +138,8 @@ def relabel(args):
     start = resume(args.out)
     todo = lines[start:]
     known = {}
-    if start:
-        with open(args.out) as f:
+    for path in args.scores + ([args.out] if start else []):
+        with open(path) as f:
             for line in f:
                 if not line.startswith("#") and line.strip():
                     fen, score, _ = split_line(line)
@@ -235,6 +236,7 @@ def main():
     p.add_argument("--option", action="append", default=None)
     p.add_argument("--nodes", type=int, default=5000)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--scores", action="append", default=[])
     args = p.parse_args()
     if args.option is None:
         args.option = DEFAULT_OPTIONS

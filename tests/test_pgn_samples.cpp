@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -138,6 +139,49 @@ TEST_CASE("datagen --from-pgn skips checks, unfinished and abnormally ended game
     CHECK(s.used == 1);
 }
 
+TEST_CASE("datagen --from-pgn --distinct-games skips a copy of an earlier game", "[pgn_samples]") {
+    // One game, then: its copy with other clock comments (skipped), the same moves with another
+    // result, another move at the end, and another start position; the second file holds the
+    // copy again (the set is shared by the files of a run).
+    const auto game = [](const std::string& fen, const std::string& last, const char* result,
+                         const char* clock) {
+        std::string g = "[Result \"" + std::string(result) + "\"]\n";
+        if (!fen.empty()) g += "[FEN \"" + fen + "\"]\n[SetUp \"1\"]\n";
+        g += "\n1. d4 {+0.20/12 " + std::string(clock) + "} d5 {-0.10/12 " + clock + "} 2. " +
+             last + " {+0.25/12 " + clock + "} " + result + "\n\n";
+        return g;
+    };
+    const std::string other_start = "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    const std::string first = game("", "c4", "1/2-1/2", "0.2s") +
+                              game("", "c4", "1/2-1/2", "0.3s") + game("", "c4", "1-0", "0.2s") +
+                              game("", "Nf3", "1/2-1/2", "0.2s") +
+                              game(other_start, "c4", "1/2-1/2", "0.2s");
+    std::set<std::string> seen;
+    PgnSampleOptions options;
+    options.skip_plies = 0;
+    options.distinct = &seen;
+    std::istringstream in(first);
+    std::ostringstream out;
+    const PgnSampleSummary s = pgn_samples(in, out, options);
+    CHECK(s.games == 5);
+    CHECK(s.repeats == 1);
+    CHECK(s.used == 4);
+    CHECK(seen.size() == 4);
+
+    std::istringstream again(game("", "c4", "1/2-1/2", "0.9s"));
+    const PgnSampleSummary t = pgn_samples(again, out, options, s.used);
+    CHECK(t.repeats == 1);
+    CHECK(t.used == 0);
+
+    // Without the set every game counts.
+    std::istringstream plain(first);
+    std::ostringstream out2;
+    options.distinct = nullptr;
+    const PgnSampleSummary u = pgn_samples(plain, out2, options);
+    CHECK(u.used == 5);
+    CHECK(u.repeats == 0);
+}
+
 TEST_CASE("datagen --from-pgn command line: a new file from every input, or nothing",
           "[pgn_samples]") {
     namespace fs = std::filesystem;
@@ -159,6 +203,7 @@ TEST_CASE("datagen --from-pgn command line: a new file from every input, or noth
     CHECK(exit_code({"datagen", "--from-pgn", pgn, "--out", out, "--nodes", "100"}) == 2);
     CHECK(exit_code({"datagen", "--out", out, "--games", "1", "--skip-plies", "3"}) == 2);
     CHECK(exit_code({"datagen", "--from-pgn", pgn, "--out", out, "--skip-plies", "x"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--games", "1", "--distinct-games"}) == 2);
     CHECK_FALSE(fs::exists(out));
 
     // A missing input: no output, not even a partial one.
@@ -175,6 +220,18 @@ TEST_CASE("datagen --from-pgn command line: a new file from every input, or noth
     const auto lines = positions_of(text.str());
     CHECK(lines.size() == 4); // d5 and c4 from each copy
     CHECK(text.str().find("# game 1\n") != std::string::npos);
+
+    // The same file twice with --distinct-games: the second copy of its game is skipped.
+    const std::string distinct = (dir / "distinct.txt").string();
+    CHECK(exit_code({"datagen", "--from-pgn", pgn, "--from-pgn", pgn, "--out", distinct,
+                     "--skip-plies", "1", "--distinct-games"}) == 0);
+    std::ifstream din(distinct);
+    std::ostringstream dtext;
+    dtext << din.rdbuf();
+    CHECK(positions_of(dtext.str()).size() == 2);
+    CHECK(dtext.str().rfind("# horizon datagen --from-pgn, skip-plies 1, distinct games\n", 0) ==
+          0);
+    CHECK(dtext.str().find("# game 1\n") == std::string::npos);
 
     // An existing file is not replaced.
     const std::string before = text.str();

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -62,8 +63,8 @@ void show(Progress& progress, const DatagenOptions& o, const DatagenProgress& p)
 
 // datagen --from-pgn: every file's positions into `out`, which must not exist yet; written to
 // a temporary file beside it and renamed when every input was read.
-int pgn_samples_main(const std::vector<std::string>& inputs, const std::string& out,
-                     int skip_plies) {
+int pgn_samples_main(const std::vector<std::string>& inputs, const std::string& out, int skip_plies,
+                     bool distinct_games) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (fs::exists(out, ec))
@@ -71,10 +72,13 @@ int pgn_samples_main(const std::vector<std::string>& inputs, const std::string& 
     const std::string temporary = out + ".part";
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
     if (!file) throw std::invalid_argument("cannot write " + temporary);
-    file << comment_line("horizon datagen --from-pgn, skip-plies " + std::to_string(skip_plies))
+    file << comment_line("horizon datagen --from-pgn, skip-plies " + std::to_string(skip_plies) +
+                         (distinct_games ? ", distinct games" : ""))
          << "\n";
+    std::set<std::string> seen;
     PgnSampleOptions options;
     options.skip_plies = skip_plies;
+    if (distinct_games) options.distinct = &seen;
     PgnSampleSummary total;
     for (const std::string& path : inputs) {
         std::ifstream in(path, std::ios::binary);
@@ -86,9 +90,10 @@ int pgn_samples_main(const std::vector<std::string>& inputs, const std::string& 
         const PgnSampleSummary s = pgn_samples(in, file, options, total.used);
         std::cerr << "datagen: " << path << ": " << s.games << " games, " << s.used << " used, "
                   << s.positions << " positions";
-        if (s.unreadable || s.unfinished || s.abnormal)
+        if (s.unreadable || s.unfinished || s.abnormal || s.repeats)
             std::cerr << "; skipped " << s.unreadable << " unreadable, " << s.unfinished
-                      << " without a result, " << s.abnormal << " ended abnormally";
+                      << " without a result, " << s.abnormal << " ended abnormally, " << s.repeats
+                      << " copies of a game before";
         std::cerr << "\n";
         total.games += s.games;
         total.used += s.used;
@@ -187,6 +192,7 @@ int datagen_main(int argc, const char* const* argv) {
         ("eval-file", "play with the evaluation weights of FILE (default: the built-in ones)", cxxopts::value<std::string>(), "FILE")
         ("from-pgn", "play no games: write the quiet positions of the games in PGN FILE (repeat for more files), scored by their move comments", cxxopts::value<std::vector<std::string>>(), "FILE")
         ("skip-plies", "with --from-pgn: plies at the start of each game not written", cxxopts::value<std::string>()->default_value("8"), "N")
+        ("distinct-games", "with --from-pgn: skip a game that repeats an earlier one of the run move for move")
         ("openings", "play no games: write the first N distinct openings of the seed to --out, an opening book for matches", cxxopts::value<std::string>(), "N")
         ("h,help", "show this help");
     // clang-format on
@@ -203,7 +209,9 @@ int datagen_main(int argc, const char* const* argv) {
         "on whose side is not in check, whose move played is no capture or promotion and\n"
         "whose comment scores it within 20 pawns is written with that score and the game's\n"
         "result. Games without a result or that ended by time, an illegal move or a stall\n"
-        "are skipped. --out must not exist yet.\n"
+        "are skipped, and with --distinct-games so is a copy of an earlier game of the\n"
+        "run (the same start, moves and result: a fixed-node match replays an opening's\n"
+        "games move for move). --out must not exist yet.\n"
         "\n"
         "--openings: one opening a line, the first four FEN fields (EPD, as match runners\n"
         "read it): game g's opening for g = 0, 1, ..., each only once, the same whatever\n"
@@ -214,6 +222,7 @@ int datagen_main(int argc, const char* const* argv) {
     EvalWeights file_weights;
     std::vector<std::string> from_pgn;
     int skip_plies = 0;
+    bool distinct_games = false;
     std::uint64_t openings = 0;
     try {
         const cxxopts::ParseResult args = options.parse(argc, argv);
@@ -248,8 +257,11 @@ int datagen_main(int argc, const char* const* argv) {
                                                 " plays games; --from-pgn plays none");
             from_pgn = args["from-pgn"].as<std::vector<std::string>>();
             skip_plies = int(number("skip-plies", 0, 1000));
-        } else if (args.count("skip-plies")) {
-            throw std::invalid_argument("--skip-plies goes with --from-pgn");
+            distinct_games = args.count("distinct-games") > 0;
+        } else if (args.count("skip-plies") || args.count("distinct-games")) {
+            throw std::invalid_argument(
+                std::string("--") + (args.count("skip-plies") ? "skip-plies" : "distinct-games") +
+                " goes with --from-pgn");
         }
         if (args.count("openings")) {
             for (const char* flag : {"games", "positions", "nodes", "from-pgn"})
@@ -280,7 +292,7 @@ int datagen_main(int argc, const char* const* argv) {
     }
     if (!from_pgn.empty()) {
         try {
-            return pgn_samples_main(from_pgn, o.out, skip_plies);
+            return pgn_samples_main(from_pgn, o.out, skip_plies, distinct_games);
         } catch (const std::exception& e) {
             std::cerr << "horizon datagen: " << e.what() << "\n";
             return 1;

@@ -71,6 +71,19 @@ PgnSampleSummary pgn_samples(std::istream& in, std::ostream& out, const PgnSampl
             ++s.abnormal;
             continue;
         }
+        if (options.distinct) {
+            std::string key = game.start.fen();
+            key += ' ';
+            key += std::to_string(*result);
+            for (const PgnMove& m : game.moves.moves) {
+                key += ' ';
+                key += std::to_string(m.move.raw());
+            }
+            if (!options.distinct->insert(std::move(key)).second) {
+                ++s.repeats;
+                continue;
+            }
+        }
         block.clear();
         std::uint64_t written = 0;
         Position pos = game.start;

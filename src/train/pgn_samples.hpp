@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,10 @@ namespace horizon {
 struct PgnSampleOptions {
     int skip_plies = 8;   // plies after each game's start position that are not written
     int max_score = 2000; // positions scored beyond +-this (cp) are not written
+    // When set: a game with the start position, moves and result of a game recorded here is
+    // skipped (a copy: at fixed nodes a match plays an opening's games again move for move),
+    // and every game used is recorded. Shared by the files of one run.
+    std::set<std::string>* distinct = nullptr;
 };
 
 struct PgnSampleSummary {
@@ -24,6 +29,7 @@ struct PgnSampleSummary {
     std::uint64_t unreadable = 0; // games the reader could not read whole
     std::uint64_t unfinished = 0; // result "*"
     std::uint64_t abnormal = 0;   // ended by time, an illegal move, a stall, ...
+    std::uint64_t repeats = 0;    // copies of a game used before (options.distinct)
     std::uint64_t positions = 0;  // written
 };
 
