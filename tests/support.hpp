@@ -218,4 +218,12 @@ inline ShellRun run_horizon(const std::string& args, bool stderr_too = true) {
     return r;
 }
 
+// Runs a subcommand's entry point in-process with `args` as its argv (args[0] its name).
+template <class Main> int run_main(Main main_fn, const std::vector<std::string>& args) {
+    std::vector<const char*> argv;
+    for (const auto& a : args)
+        argv.push_back(a.c_str());
+    return main_fn(int(argv.size()), argv.data());
+}
+
 } // namespace horizon::test

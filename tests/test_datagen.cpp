@@ -16,6 +16,7 @@
 
 #include "core/position.hpp"
 #include "engine/engine.hpp"
+#include "support.hpp"
 #include "tools/datagen_tool.hpp"
 #include "train/datagen.hpp"
 
@@ -285,11 +286,8 @@ TEST_CASE("datagen plays with the weights it is given", "[datagen]") {
 TEST_CASE("datagen command line: bad flags exit 2 before anything runs", "[datagen]") {
     TempFile file("cli");
     const std::string out = file.str();
-    const auto exit_code = [](std::vector<std::string> args) {
-        std::vector<const char*> argv;
-        for (const auto& a : args)
-            argv.push_back(a.c_str());
-        return datagen_main(int(argv.size()), argv.data());
+    const auto exit_code = [](const std::vector<std::string>& args) {
+        return test::run_main(datagen_main, args);
     };
     CHECK(exit_code({"datagen", "--games", "2"}) == 2); // no --out
     CHECK(exit_code({"datagen", "--out", out}) == 2);   // no target
@@ -342,11 +340,8 @@ TEST_CASE("datagen --openings writes the book as EPD and refuses what does not g
           "[datagen]") {
     TempFile file("book");
     const std::string out = file.str();
-    const auto exit_code = [](std::vector<std::string> args) {
-        std::vector<const char*> argv;
-        for (const auto& a : args)
-            argv.push_back(a.c_str());
-        return datagen_main(int(argv.size()), argv.data());
+    const auto exit_code = [](const std::vector<std::string>& args) {
+        return test::run_main(datagen_main, args);
     };
     CHECK(exit_code({"datagen", "--out", out, "--openings", "5", "--games", "2"}) == 2);
     CHECK(exit_code({"datagen", "--out", out, "--openings", "5", "--nodes", "100"}) == 2);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/position.hpp"
+#include "support.hpp"
 #include "tools/datagen_tool.hpp"
 #include "train/data_line.hpp"
 #include "train/pgn_samples.hpp"
@@ -194,11 +195,8 @@ TEST_CASE("datagen --from-pgn command line: a new file from every input, or noth
         f << "[Result \"1/2-1/2\"]\n\n1. d4 {+0.20/12 0.2s} d5 {-0.10/12 0.2s} "
              "2. c4 {+0.25/12 0.2s} 1/2-1/2\n";
     }
-    const auto exit_code = [](std::vector<std::string> args) {
-        std::vector<const char*> argv;
-        for (const auto& a : args)
-            argv.push_back(a.c_str());
-        return datagen_main(int(argv.size()), argv.data());
+    const auto exit_code = [](const std::vector<std::string>& args) {
+        return test::run_main(datagen_main, args);
     };
     CHECK(exit_code({"datagen", "--from-pgn", pgn, "--out", out, "--nodes", "100"}) == 2);
     CHECK(exit_code({"datagen", "--out", out, "--games", "1", "--skip-plies", "3"}) == 2);
