@@ -456,6 +456,16 @@ TEST_CASE("eval: rook pawns and a bishop of the wrong colour draw against the co
         // The same with the colours swapped: Black's pawns, White's king in the corner.
         CHECK(trace_evaluation(from_fen(mirror_fen(fen))).scale[BLACK] == 0);
     }
+    // The defender's own pawns change nothing (from the training data, where the search had
+    // scored these around -3.5 for the bishop's side; Stockfish and the results say drawn).
+    for (const char* fen : {"8/8/7p/b7/8/7k/7P/6K1 b - - 6 42", "8/8/3b4/7p/8/7k/7P/6K1 w - - 0 45",
+                            "k7/8/K7/p7/P2B4/8/8/8 w - - 57 83"}) {
+        INFO(fen);
+        const Position pos = from_fen(fen);
+        const Color bishop_side = pos.pieces(WHITE, BISHOP) ? WHITE : BLACK;
+        CHECK(trace_evaluation(pos).scale[bishop_side] == 0);
+        CHECK(std::abs(evaluate(pos)) < 50);
+    }
     // Not drawn: the bishop of the queening square's colour, the king away from the corner,
     // pawns on two files, or a knight beside the bishop.
     for (const char* fen :

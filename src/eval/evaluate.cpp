@@ -536,7 +536,10 @@ int non_pawn_material(const Position& pos, Color c) {
 
 // Pawns on one rook file and no piece but bishops that miss the queening square's colour,
 // against a king at the queening corner: the king cannot be driven out (seen in matches: a
-// bishop and h-pawn against the bare king judged more than four pawns up).
+// bishop and h-pawn against the bare king judged more than four pawns up). Pawns of the
+// defender change nothing: in the training data's 4,949 such positions the bishop's side
+// scored 42 % (Stockfish's score and the result), yet the evaluation gave it 3,521 of them,
+// by 3 to 4 pawns in the ones looked at.
 bool rook_pawn_fortress(const Position& pos, Color strong) {
     const Bitboard pawns = pos.pieces(strong, PAWN);
     const int file = (pawns & ~FILE_A_BB) ? 7 : 0;
@@ -596,7 +599,7 @@ int endgame_scale(const Position& pos, Color strong) {
             pos.count(strong, KNIGHT) <= 2)
             return 0;
     }
-    if (pawns_strong && !pawns_weak && rook_pawn_fortress(pos, strong)) return 0;
+    if (pawns_strong && rook_pawn_fortress(pos, strong)) return 0;
     if (pawns_strong == 1 && npm_strong <= 3 && npm_weak >= 3) {
         // A minor piece (or none) and one pawn against a minor piece or more: the defender
         // gives the piece for the pawn or blockades it, and the rest is a draw. Seen in
