@@ -346,6 +346,7 @@ TEST_CASE("datagen --openings writes the book as EPD and refuses what does not g
     CHECK(exit_code({"datagen", "--out", out, "--openings", "5", "--games", "2"}) == 2);
     CHECK(exit_code({"datagen", "--out", out, "--openings", "5", "--nodes", "100"}) == 2);
     CHECK(exit_code({"datagen", "--out", out, "--openings", "0"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--openings", "5", "--from-pgn", out}) == 2);
     CHECK(exit_code({"datagen", "--out", out, "--openings", "5", "--max-imbalance", "-3"}) == 2);
     CHECK_FALSE(std::filesystem::exists(file.path));
 

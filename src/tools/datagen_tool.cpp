@@ -264,7 +264,9 @@ int datagen_main(int argc, const char* const* argv) {
                 " goes with --from-pgn");
         }
         if (args.count("openings")) {
-            for (const char* flag : {"games", "positions", "nodes", "from-pgn"})
+            if (args.count("from-pgn"))
+                throw std::invalid_argument("--openings and --from-pgn are two jobs; give one");
+            for (const char* flag : {"games", "positions", "nodes"})
                 if (args.count(flag))
                     throw std::invalid_argument(std::string("--") + flag +
                                                 " goes with games; --openings plays none");
