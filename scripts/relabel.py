@@ -157,18 +157,19 @@ def relabel(args):
             part = todo[c:c + chunk]
             rows = [None if line.startswith("#") or not line.strip() else split_line(line)
                     for line in part]
+            keys = [None if row is None else position_key(row[0]) for row in rows]
             new = {}
-            for row in rows:
-                if row is not None and position_key(row[0]) not in known:
-                    new.setdefault(position_key(row[0]), row[0])
+            for key, row in zip(keys, rows):
+                if key is not None and key not in known:
+                    new.setdefault(key, row[0])
             for key, s in zip(new, pool.imap(_score, new.values(), chunksize=50)):
                 known[key] = s
             searched += len(new)
-            for line, row in zip(part, rows):
+            for line, key, row in zip(part, keys, rows):
                 if row is None:
                     out.write(line)
-                elif known[position_key(row[0])] is not None:
-                    out.write(f"{row[0]} | {known[position_key(row[0])]} | {row[2]}\n")
+                elif known[key] is not None:
+                    out.write(f"{row[0]} | {known[key]} | {row[2]}\n")
             done = start + c + len(part)
             out.write(f"{MARK}{done}\n")
             out.flush()
