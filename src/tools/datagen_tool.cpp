@@ -10,8 +10,10 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <cxxopts.hpp>
@@ -31,6 +33,14 @@ std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
     const auto [end, ec] = std::from_chars(text.data(), last, v);
     if (text.empty() || ec != std::errc() || end != last) return std::nullopt;
     return v;
+}
+
+// Progress on stderr: redrawn in place on a terminal, else a line every 10 s (for a log).
+Progress stderr_progress(std::string label) {
+    const bool terminal = is_terminal(stderr);
+    return Progress(std::cerr, terminal ? ProgressMode::REDRAW : ProgressMode::LINES,
+                    std::move(label),
+                    terminal ? Progress::REDRAW_INTERVAL : std::chrono::seconds(10));
 }
 
 // The progress line: the positions (or, without a position target, the games) against their
@@ -112,11 +122,8 @@ int pgn_samples_main(const std::vector<std::string>& inputs, const std::string& 
 
 // datagen --openings: the book, written once all of it is found (nothing is left half made).
 int openings_main(const DatagenOptions& o, std::uint64_t count) {
-    const bool terminal = is_terminal(stderr);
     try {
-        Progress progress(std::cerr, terminal ? ProgressMode::REDRAW : ProgressMode::LINES,
-                          "datagen: openings",
-                          terminal ? Progress::REDRAW_INTERVAL : std::chrono::seconds(10));
+        Progress progress = stderr_progress("datagen: openings");
         const auto start = std::chrono::steady_clock::now();
         const auto seconds = [&] {
             return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -301,11 +308,8 @@ int datagen_main(int argc, const char* const* argv) {
         }
     }
     if (openings) return openings_main(o, openings);
-    const bool terminal = is_terminal(stderr);
     try {
-        Progress progress(std::cerr, terminal ? ProgressMode::REDRAW : ProgressMode::LINES,
-                          o.positions ? "datagen: positions" : "datagen: games",
-                          terminal ? Progress::REDRAW_INTERVAL : std::chrono::seconds(10));
+        Progress progress = stderr_progress(o.positions ? "datagen: positions" : "datagen: games");
         DatagenCallbacks callbacks;
         callbacks.on_resume = [&](const DatagenResume& r) {
             if (r.dropped_bytes)
