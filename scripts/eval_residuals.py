@@ -15,6 +15,13 @@ each side and the pawn difference, both seen from the side with more material ('
 rates that side too well. Classes are listed by the size of their effect on the loss (mean
 residual times the square root of the count), with z, the mean over its standard error.
 
+The mean is split in two parts that add up to it: 'result', lambda * (result - sigmoid(eval)),
+and 'score', (1 - lambda) * (sigmoid(K * score / 400) - sigmoid(eval)). Beside them, as shares
+of a point for that side: what its evaluations expect (the mean sigmoid), what its labelled
+scores expect, and what it won. A class off by its results alone (queen against rook without pawns: the evaluation
+and the labelling engine agree on a win, the games that reached it were drawn) is play that did
+not convert, not an evaluation to change.
+
 The tuner fits linear weights: a class that stays far off after a fit is knowledge the terms
 cannot express (a fortress, a scale), not a weight to move.
 """
@@ -81,27 +88,35 @@ def main():
     sigmoid = lambda x: 1 / (1 + math.exp(-args.k * x / 400))
 
     classes = collections.defaultdict(list)
+    expects = lambda cp, side: sigmoid(cp) if side > 0 else 1 - sigmoid(cp)
     for (fen, score, result), e in zip(rows, evaluations(args.engine, fens)):
         board = fen.split()[0]
         if sum(VALUE.get(c.upper(), 0) for c in board) > args.max_material:
             continue
-        target = args.lam * float(result) + (1 - args.lam) * sigmoid(int(score))
         name, side = material_class(board)
-        classes[name].append(side * 1000 * (target - sigmoid(e)))
+        from_result = args.lam * (float(result) - sigmoid(e))
+        from_score = (1 - args.lam) * (sigmoid(int(score)) - sigmoid(e))
+        won = float(result) if side > 0 else 1 - float(result)
+        classes[name].append((side * 1000 * (from_result + from_score), side * 1000 * from_result,
+                              side * 1000 * from_score, expects(e, side), expects(int(score), side), won))
 
     print(f"{len(rows)} positions sampled from {', '.join(args.data)}; K {args.k}, "
           f"lambda {args.lam}; residual = target - sigmoid(eval), thousandths, from the side "
           f"with more material")
     found = []
-    for name, r in classes.items():
-        if len(r) < args.min_count:
+    for name, rows_of_class in classes.items():
+        n = len(rows_of_class)
+        if n < args.min_count:
             continue
-        mean = sum(r) / len(r)
-        sd = math.sqrt(sum((x - mean)**2 for x in r) / len(r)) or 1.0
-        z = mean / sd * math.sqrt(len(r))
-        found.append((abs(mean) * math.sqrt(len(r)), name, len(r), mean, z))
-    for _, name, n, mean, z in sorted(found, reverse=True)[:args.top]:
-        print(f"{name:32s} n {n:7d}  mean {mean:+8.2f}  z {z:+6.1f}")
+        means = [sum(column) / n for column in zip(*rows_of_class)]
+        mean = means[0]
+        sd = math.sqrt(sum((r[0] - mean)**2 for r in rows_of_class) / n) or 1.0
+        z = mean / sd * math.sqrt(n)
+        found.append((abs(mean) * math.sqrt(n), name, n, z, means))
+    for _, name, n, z, (mean, from_result, from_score, e, score, won) in sorted(
+            found, reverse=True)[:args.top]:
+        print(f"{name:32s} n {n:7d}  mean {mean:+8.2f}  z {z:+6.1f}  result {from_result:+8.2f}  "
+              f"score {from_score:+8.2f}  eval {e:4.0%}  labelled {score:4.0%}  won {won:4.0%}")
 
 
 if __name__ == "__main__":
