@@ -18,9 +18,9 @@ residual times the square root of the count), with z, the mean over its standard
 The mean is split in two parts that add up to it: 'result', lambda * (result - sigmoid(eval)),
 and 'score', (1 - lambda) * (sigmoid(K * score / 400) - sigmoid(eval)). Beside them, as shares
 of a point for that side: what its evaluations expect (the mean sigmoid), what its labelled
-scores expect, and what it won. A class off by its results alone (queen against rook without pawns: the evaluation
-and the labelling engine agree on a win, the games that reached it were drawn) is play that did
-not convert, not an evaluation to change.
+scores expect, and what it won. A class off by its results alone (queen against rook without
+pawns: the evaluation and the labelling engine agree on a win, the games that reached it were
+drawn) is play that did not convert, not an evaluation to change.
 
 The tuner fits linear weights: a class that stays far off after a fit is knowledge the terms
 cannot express (a fortress, a scale), not a weight to move.
@@ -98,7 +98,8 @@ def main():
         from_score = (1 - args.lam) * (sigmoid(int(score)) - sigmoid(e))
         won = float(result) if side > 0 else 1 - float(result)
         classes[name].append((side * 1000 * (from_result + from_score), side * 1000 * from_result,
-                              side * 1000 * from_score, expects(e, side), expects(int(score), side), won))
+                              side * 1000 * from_score, expects(e, side),
+                              expects(int(score), side), won))
 
     print(f"{len(rows)} positions sampled from {', '.join(args.data)}; K {args.k}, "
           f"lambda {args.lam}; residual = target - sigmoid(eval), thousandths, from the side "
