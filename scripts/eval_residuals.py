@@ -31,6 +31,8 @@ import math
 import random
 import subprocess
 
+from relabel import split_line
+
 VALUE = {"Q": 9, "R": 5, "B": 3, "N": 3}
 
 
@@ -79,27 +81,28 @@ def main():
     lines = []
     for path in args.data:
         with open(path) as f:
-            lines += [line for line in f if not line.startswith("#") and "|" in line]
+            lines += [line for line in f if not line.startswith("#") and line.strip()]
     random.seed(args.seed)
     if len(lines) > args.sample:
         lines = random.sample(lines, args.sample)
-    rows = [[x.strip() for x in line.split("|")] for line in lines]
+    rows = [split_line(line) for line in lines]
     fens = [fen if len(fen.split()) > 4 else fen + " 0 1" for fen, _, _ in rows]
     sigmoid = lambda x: 1 / (1 + math.exp(-args.k * x / 400))
 
     classes = collections.defaultdict(list)
-    expects = lambda cp, side: sigmoid(cp) if side > 0 else 1 - sigmoid(cp)
     for (fen, score, result), e in zip(rows, evaluations(args.engine, fens)):
         board = fen.split()[0]
         if sum(VALUE.get(c.upper(), 0) for c in board) > args.max_material:
             continue
         name, side = material_class(board)
-        from_result = args.lam * (float(result) - sigmoid(e))
-        from_score = (1 - args.lam) * (sigmoid(int(score)) - sigmoid(e))
-        won = float(result) if side > 0 else 1 - float(result)
+        expected, labelled = sigmoid(e), sigmoid(int(score))
+        from_result = args.lam * (float(result) - expected)
+        from_score = (1 - args.lam) * (labelled - expected)
+        # The shares of a point, for the side the class is seen from.
+        for_side = (lambda x: x) if side > 0 else (lambda x: 1 - x)
         classes[name].append((side * 1000 * (from_result + from_score), side * 1000 * from_result,
-                              side * 1000 * from_score, expects(e, side),
-                              expects(int(score), side), won))
+                              side * 1000 * from_score, for_side(expected), for_side(labelled),
+                              for_side(float(result))))
 
     print(f"{len(rows)} positions sampled from {', '.join(args.data)}; K {args.k}, "
           f"lambda {args.lam}; residual = target - sigmoid(eval), thousandths, from the side "
