@@ -3,6 +3,9 @@
 # (scripts/fathom_source.sh). Runs apt-get as root, or through sudo when not root.
 set -euo pipefail
 packages=(g++ make cmake catch2 libcxxopts-dev nlohmann-json3-dev
+          # Syzygy tables in dynamic builds without .deps/fathom (OpenBench's `make`, a plain
+          # CMake build): Debian's Fathom library; the static builds compile its source
+          libfathom-dev
           # the house style check (scripts/check_format.sh)
           clang-format
           # the fuzz targets (fuzz/, scripts/fuzz.sh): clang with LLVM's libFuzzer

@@ -85,10 +85,9 @@ inline std::string read_text_file(const std::string& path) {
     return text.str();
 }
 
-// The folder of the 3- and 4-piece Syzygy tables (../shared/syzygy beside the checkout, or
-// wherever the CMake variable HORIZON_SYZYGY_DIR names). A test that needs them fails at once,
-// naming the folder, when it is not there (a clone away from ../shared, say), rather than later
-// on a probe that finds nothing.
+// The folder of the Syzygy tables the tests read: tests/data/syzygy, the files of the 3- and
+// 4-piece set that the tests' positions need (or wherever the CMake variable HORIZON_SYZYGY_DIR
+// names). A test fails at once, naming the folder, when it is not there.
 inline std::string tables_folder() {
     const std::string folder = HORIZON_SYZYGY_DIR;
     INFO("the 3- and 4-piece Syzygy tables are not in " << folder

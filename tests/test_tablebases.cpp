@@ -1,7 +1,7 @@
 // Syzygy tablebases through Fathom: loading (good, missing, foreign and truncated files),
-// probes of known positions, and the root ranking. The tables are the 3- and 4-piece set in
-// ../shared/syzygy beside the repository (nothing of them is committed), or wherever the CMake
-// variable HORIZON_SYZYGY_DIR names.
+// probes of known positions, and the root ranking. The tables are the 17 files of the 3- and
+// 4-piece set that these positions need, committed in tests/data/syzygy (or wherever the CMake
+// variable HORIZON_SYZYGY_DIR names).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -33,18 +33,20 @@ std::filesystem::path scratch(const std::string& name) {
 
 } // namespace
 
-TEST_CASE("Tablebases: the 3- and 4-piece set loads whole", "[tablebases]") {
+TEST_CASE("Tablebases: the tests' tables load whole", "[tablebases]") {
+    // tests/data/syzygy: 14 WDL tables (KBvK, KPvK, KQvK and KRvK of 3 pieces, ten of 4) and
+    // the DTZ tables of KQvK, KRvK and KRvKP.
     Tablebases tb;
     const TbLoad load = tb.set_path(tables_folder());
     INFO(load.summary());
     CHECK(load.problems.empty());
-    CHECK(load.wdl_tables == 35);
-    CHECK(load.dtz_tables == 35);
+    CHECK(load.wdl_tables == 14);
+    CHECK(load.dtz_tables == 3);
     REQUIRE(load.wdl_by_pieces.size() == 5);
-    CHECK(load.wdl_by_pieces[3] == 5);
-    CHECK(load.wdl_by_pieces[4] == 30);
+    CHECK(load.wdl_by_pieces[3] == 4);
+    CHECK(load.wdl_by_pieces[4] == 10);
     CHECK(tb.largest() == 4);
-    CHECK(load.summary() == "found 35 WDL and 35 DTZ tables: 5 of 3 pieces, 30 of 4 pieces");
+    CHECK(load.summary() == "found 14 WDL and 3 DTZ tables: 4 of 3 pieces, 10 of 4 pieces");
     // And off again.
     tb.set_path("");
     CHECK_FALSE(tb.enabled());
@@ -304,7 +306,7 @@ TEST_CASE("Bench: the same nodes without tables; with them, its table hits",
     CHECK(a.tbhits == 0);
     CHECK(plain.str().find("Table hits") == std::string::npos);
     CHECK(with_tables.str().find("Table hits: " + std::to_string(b.tbhits)) != std::string::npos);
-    CHECK(with_tables.str().find("Syzygy: found 35 WDL") != std::string::npos);
+    CHECK(with_tables.str().find("Syzygy: found 14 WDL") != std::string::npos);
 }
 
 TEST_CASE("tbprobe: the tables' verdict of a FEN given bare or after --fen; bad options named",

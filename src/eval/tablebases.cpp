@@ -16,7 +16,9 @@
 #include <unistd.h>
 #endif
 
+#if HORIZON_HAS_FATHOM
 #include <tbprobe.h>
+#endif
 
 namespace horizon {
 
@@ -34,6 +36,7 @@ constexpr std::uint32_t WDL_MAGIC = 0x5d23e871;
 constexpr std::uint32_t DTZ_MAGIC = 0xa50c66d7;
 constexpr std::uintmax_t TABLE_SIZE_MOD_64 = 16;
 
+#if HORIZON_HAS_FATHOM
 // Fathom writes to standard output when it loads tables, and to standard error when it unloads
 // them (a message for every successful unmapping). UCI output is the engine's alone (one
 // writer, whole lines) and the problems are reported by set_path, so while the library loads
@@ -158,8 +161,11 @@ PieceType promotion_of(unsigned fathom_promotes) {
         return NO_PIECE_TYPE;
     }
 }
+#endif
 
 } // namespace
+
+bool tablebases_built() { return HORIZON_HAS_FATHOM != 0; }
 
 const char* tb_wdl_name(TbWdl wdl) {
     switch (wdl) {
@@ -199,6 +205,8 @@ std::vector<std::string> split_tb_path(const std::string& path) {
 }
 
 std::string TbLoad::summary() const {
+    if (!tablebases_built())
+        return "this build has no Syzygy tablebase support (it was built without Fathom)";
     if (wdl_tables == 0) return "no tables found";
     std::string s = "found " + std::to_string(wdl_tables) + " WDL and " +
                     std::to_string(dtz_tables) + " DTZ tables:";
@@ -214,14 +222,21 @@ std::string TbLoad::summary() const {
 Tablebases::~Tablebases() {
     // Unmaps the tables. (Not tb_free: it leaves the library unable to load tables again,
     // and another Engine of the process may yet set a path.)
+#if HORIZON_HAS_FATHOM
     if (!path_.empty()) {
         QuietLibrary quiet;
         tb_init("");
     }
+#endif
 }
 
 TbLoad Tablebases::set_path(const std::string& path) {
     TbLoad load;
+#if !HORIZON_HAS_FATHOM
+    // Nothing to load with: the summary says so, and play goes on without tables.
+    (void)path;
+    return load;
+#else
     // What the folders hold, the first folder with a name winning (as in the library); the
     // library gets only the folders that are there, a path it can read whole.
     std::map<std::string, bool> wdl_ok, dtz_ok;
@@ -268,6 +283,7 @@ TbLoad Tablebases::set_path(const std::string& path) {
     largest_ = load.wdl_tables > 0 ? int(TB_LARGEST) : 0;
     load.largest = largest_;
     return load;
+#endif
 }
 
 bool Tablebases::dtz_refused(const Position& pos) const {
@@ -288,11 +304,15 @@ bool Tablebases::covers(const Position& pos, int limit) const {
 
 std::optional<TbWdl> Tablebases::probe_wdl(const Position& pos) const {
     if (!covers(pos) || pos.rule50() != 0) return std::nullopt;
+#if !HORIZON_HAS_FATHOM
+    return std::nullopt;
+#else
     const auto p = fathom_position(pos);
     const unsigned r = tb_probe_wdl(p.white, p.black, p.kings, p.queens, p.rooks, p.bishops,
                                     p.knights, p.pawns, 0, 0, p.ep, p.white_to_move);
     if (r == TB_RESULT_FAILED) return std::nullopt;
     return wdl_of(r);
+#endif
 }
 
 std::optional<TbProbe> Tablebases::probe(const Position& pos) const {
@@ -301,6 +321,9 @@ std::optional<TbProbe> Tablebases::probe(const Position& pos) const {
         if (auto wdl = probe_wdl(pos)) return TbProbe{*wdl, std::nullopt};
         return std::nullopt;
     }
+#if !HORIZON_HAS_FATHOM
+    return std::nullopt;
+#else
     const auto p = fathom_position(pos);
     const unsigned r =
         tb_probe_root(p.white, p.black, p.kings, p.queens, p.rooks, p.bishops, p.knights, p.pawns,
@@ -315,11 +338,17 @@ std::optional<TbProbe> Tablebases::probe(const Position& pos) const {
     const TbWdl wdl = wdl_of(TB_GET_WDL(r));
     const int dtz = int(TB_GET_DTZ(r));
     return TbProbe{wdl, int(wdl) > 0 ? dtz : int(wdl) < 0 ? -dtz : 0};
+#endif
 }
 
 std::optional<TbRanking> Tablebases::rank_root_moves(const Position& pos, bool rule50,
                                                      bool repeated) const {
     if (!covers(pos)) return std::nullopt;
+#if !HORIZON_HAS_FATHOM
+    (void)rule50;
+    (void)repeated;
+    return std::nullopt;
+#else
     const auto p = fathom_position(pos);
     auto moves = std::make_unique<TbRootMoves>();
     int ok =
@@ -350,6 +379,7 @@ std::optional<TbRanking> Tablebases::rank_root_moves(const Position& pos, bool r
         ranking.moves.push_back(out);
     }
     return ranking;
+#endif
 }
 
 } // namespace horizon

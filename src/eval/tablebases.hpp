@@ -1,6 +1,6 @@
-// Syzygy endgame tablebases: a thin layer over Fathom (Debian's source package `fathom`, built
-// as a static library by cmake/fathom.cmake). WDL probes for the search, DTZ ranking of the
-// root moves, and the result of one position for the tools.
+// Syzygy endgame tablebases: a thin layer over Fathom (Debian's source package `fathom` built
+// as a static library, or its libfathom-dev; cmake/fathom.cmake). WDL probes for the search, DTZ
+// ranking of the root moves, and the result of one position for the tools.
 //
 // The library keeps its tables process-wide. The Engine owns the one Tablebases object of a
 // process and changes its path only while no search runs; probe_wdl may then be called from
@@ -21,6 +21,10 @@ namespace horizon {
 // A table's verdict, from the side to move's point of view. A cursed win is a win that the
 // fifty-move rule turns into a draw; a blessed loss is a loss that it saves.
 enum class TbWdl : int { LOSS = -2, BLESSED_LOSS = -1, DRAW = 0, CURSED_WIN = 1, WIN = 2 };
+
+// Whether this build can read tables (false: built without Fathom, see cmake/fathom.cmake; every
+// path then loads nothing and says why).
+bool tablebases_built();
 
 // "win", "cursed win", "draw", "blessed loss", "loss".
 const char* tb_wdl_name(TbWdl wdl);
