@@ -13,7 +13,7 @@
 #           (Stockfish on its hand-crafted evaluation, Use NNUE false), glaurung, toga2,
 #           gnuchess, ethereal, or horizon:<path> (another Horizon build, for SPRT-less A/B).
 # fastchess is looked up as $FASTCHESS, then on PATH, then in the usual places that
-# scripts/opponents.sh names; it is built outside this repository (see README, "Playing matches").
+# scripts/opponents.sh names; it is built outside this repository (docs/measuring.md, "Matches").
 # Prints the fastchess result and counts of illegal moves, time forfeits, disconnects/stalls
 # and fastchess warnings about either engine; exits 1 if Horizon had any of those.
 set -euo pipefail
