@@ -1,7 +1,7 @@
 // The command line of the binary: every subcommand of the table answers --help and -h with its
 // usage (stdout, status 0), names a bad flag or value in one line on stderr with its --help
 // (status 2), and spells each flag's value one way; horizon --help, --version, help
-// SUBCOMMAND; and the UCI loop's flag --eval-file.
+// SUBCOMMAND; and the flags of the UCI loop, --eval-file and --strength-override.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/config.hpp"
+#include "search/strength.hpp"
 #include "tools/subcommands.hpp"
 #include "tools/subprocess.hpp"
 
@@ -119,6 +120,7 @@ TEST_CASE("cli: horizon --help lists every subcommand from the table; --version"
                            s.summary + "\n") != std::string::npos);
     }
     CHECK(top.out.find("--eval-file FILE") != std::string::npos);
+    CHECK(top.out.find("--strength-override ROW") != std::string::npos);
     CHECK(run_apart("-h").out == top.out);
     CHECK(run_apart("help").out == top.out);
 
@@ -217,4 +219,47 @@ TEST_CASE("cli: --eval-file names a missing file and exits 2", "[cli][e2e][evalf
     check_refused("eval --eval-file '" + missing + "'", "horizon eval: --eval-file: '" + missing +
                                                             "': no such file (see horizon eval "
                                                             "--help)");
+}
+
+TEST_CASE("cli: --strength-override plays its row with UCI_LimitStrength - no option shows it",
+          "[cli][e2e][strength]") {
+    check_refused("--strength-override '3000 2 30'",
+                  "horizon: --strength-override: a level is four numbers, NODES LINES "
+                  "TEMPERATURE MAX_LOSS, not 3 (see horizon --help)");
+    check_refused("--strength-override 3000,2,30,150,7",
+                  "horizon: --strength-override: a level is four numbers, NODES LINES "
+                  "TEMPERATURE MAX_LOSS, not 5 (see horizon --help)");
+
+    // The most root lines a limited move searches (its `multipv` in the info lines).
+    const StrengthLevel lowest = strength_level(STRENGTH_ELO_MIN);
+    constexpr int OVERRIDE_LINES = 6;
+    REQUIRE(lowest.lines != OVERRIDE_LINES);
+    const auto lines_searched = [](const std::vector<std::string>& args, bool& listed) {
+        Subprocess p(args);
+        REQUIRE(p.write("uci\n"));
+        listed = false;
+        for (auto line = p.read_line(10s); line && *line != "uciok"; line = p.read_line(10s))
+            listed = listed || line->find("StrengthOverride") != std::string::npos;
+        REQUIRE(p.write("setoption name UCI_LimitStrength value true\n"
+                        "setoption name UCI_Elo value " +
+                        std::to_string(STRENGTH_ELO_MIN) +
+                        "\nsetoption name StrengthSeed value 5\nposition startpos\n"
+                        "go nodes 100000\n"));
+        int most = 0;
+        for (auto line = p.read_line(30s); line; line = p.read_line(30s)) {
+            if (line->rfind("bestmove", 0) == 0) break;
+            const auto t = test::tokens(*line);
+            const auto at = std::find(t.begin(), t.end(), "multipv");
+            if (at != t.end() && at + 1 != t.end()) most = std::max(most, std::stoi(*(at + 1)));
+        }
+        REQUIRE(p.write("quit\n"));
+        CHECK(p.wait(10s) == 0);
+        return most;
+    };
+    bool listed = true;
+    CHECK(lines_searched({HORIZON_BINARY}, listed) == lowest.lines);
+    CHECK_FALSE(listed);
+    CHECK(lines_searched({HORIZON_BINARY, "--strength-override", "40000,6,10,50"}, listed) ==
+          OVERRIDE_LINES);
+    CHECK_FALSE(listed);
 }

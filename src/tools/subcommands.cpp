@@ -5,6 +5,7 @@
 
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
+#include "search/strength.hpp"
 #include "tools/analyze.hpp"
 #include "tools/bench.hpp"
 #include "tools/command_line.hpp"
@@ -58,9 +59,10 @@ CommandLine uci_command_line() {
     // clang-format off
     cli.add()
         ("version", "print the version and exit")
-        ("eval-file", "play with the evaluation weights of FILE (as the option EvalFile)", cxxopts::value<std::string>(), "FILE");
+        ("eval-file", "play with the evaluation weights of FILE (as the option EvalFile)", cxxopts::value<std::string>(), "FILE")
+        ("strength-override", "with UCI_LimitStrength, play this row of the strength table instead of UCI_Elo's level: NODES,LINES,TEMPERATURE,MAX_LOSS (for calibration, scripts/calibrate_elo.sh -R)", cxxopts::value<std::string>(), "ROW");
     // clang-format on
-    cli.synopsis("[--eval-file FILE] | SUBCOMMAND [OPTION...]");
+    cli.synopsis("[--eval-file FILE] [--strength-override ROW] | SUBCOMMAND [OPTION...]");
     std::string table = "\nSubcommands (horizon SUBCOMMAND --help gives each one's flags):\n";
     for (const Subcommand& s : SUBCOMMANDS)
         table +=
@@ -81,17 +83,25 @@ int uci_main(int argc, const char* const* argv) {
         return 0;
     }
     const std::optional<std::string> eval_file = text_flag(args, "eval-file");
+    std::optional<StrengthLevel> strength;
     try {
         if (eval_file) {
             EvalWeights weights;
             if (auto err = EvalWeights::load(*eval_file, weights))
                 throw UsageError("--eval-file: " + *err);
         }
+        if (auto row = text_flag(args, "strength-override")) {
+            StrengthLevel level;
+            if (auto err = parse_strength_row(*row, level))
+                throw UsageError("--strength-override: " + *err);
+            strength = level;
+        }
     } catch (const UsageError& e) {
         return cli.fail(e.what());
     }
     use_lf_line_ends(); // UCI lines end in LF everywhere, as runners expect
     Engine engine;
+    if (strength) engine.set_strength_override(*strength);
     UciLoop loop(std::cin, std::cout, engine);
     if (eval_file) {
         // Read above already; only a file changed since then can fail here.

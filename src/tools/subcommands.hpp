@@ -24,7 +24,8 @@ const Subcommand* find_subcommand(std::string_view name);
 std::string usage_text();
 
 // The whole command line: a subcommand by the table, `help [SUBCOMMAND]`, or the UCI loop with
-// its flags (--eval-file FILE, --version, --help). Returns the exit status.
+// its flags (--eval-file FILE, --strength-override ROW, --version, --help). Returns the exit
+// status.
 int horizon_main(int argc, const char* const* argv);
 
 } // namespace horizon
