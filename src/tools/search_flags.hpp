@@ -1,4 +1,4 @@
-// The flags that say how hard analyze and epd search: one limit (--depth D, --movetime MS or
+// The flags that say how hard analyze and epd search: one limit (--depth N, --movetime MS or
 // --nodes N), --threads N and --hash MB.
 #pragma once
 
