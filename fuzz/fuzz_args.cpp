@@ -1,42 +1,67 @@
-// The command line where it is not cxxopts': the `--eval-file`/`--syzygy-path` flags that the
-// UCI loop, `bench`, `eval` and `tbprobe` take by hand, and `eval`'s own arguments. The input's
-// lines are the arguments. A flag taken leaves no trace of itself in the arguments; a refusal
-// leaves them as they were. `eval` then runs on what is left (no file is read: the flags that
-// name files are taken out first).
+// The command line (tools/command_line.hpp): the input's lines are the arguments. A command
+// line of every kind of flag (text with a short name, a number, a switch, a repeatable list,
+// words without a flag) is read by CommandLine: it asks for help (the usage on stdout, status
+// 0), or is refused in one line on stderr that names the program and its --help (status 2), or
+// is read, saying nothing; a number read is within its bounds. Then `eval`, whose words are a
+// FEN, runs on the same arguments (the flags that name files taken out first: no file is read).
 #include <algorithm>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "fuzz_support.hpp"
-#include "tools/eval_file_flag.hpp"
+#include "tools/command_line.hpp"
 #include "tools/eval_tool.hpp"
 
 using namespace horizon;
 
 namespace {
 
-bool names_flag(const std::vector<std::string>& args, const std::string& flag) {
-    return std::any_of(args.begin(), args.end(), [&](const std::string& a) {
-        return a == flag || a.rfind(flag + "=", 0) == 0;
-    });
+const CommandLine& command_line() {
+    static const CommandLine cli = [] {
+        CommandLine c("fuzz", "A command line of every kind of flag.");
+        c.add()("o,out", "a file", cxxopts::value<std::string>(), "FILE")(
+            "depth", "a number", cxxopts::value<std::string>(), "N")("divide", "a switch")(
+            "data", "a list", cxxopts::value<std::vector<std::string>>(), "FILE");
+        c.repeatable({"data"});
+        c.positional({"first", "rest"}, "[WORD...]", true);
+        return c;
+    }();
+    return cli;
 }
 
-// Takes `flag` as `take` does and checks what it must leave.
-template <typename Take>
-void check_take(std::vector<std::string>& args, const std::string& flag, Take take) {
-    const std::vector<std::string> before = args;
-    std::optional<std::string> value;
-    if (auto err = take(args, value)) {
-        FUZZ_CHECK(!err->empty(), flag);
-        FUZZ_CHECK(args == before && !value, flag + ": refused, yet the arguments changed");
-        // Drop every mention so that the next steps read no file.
-        std::erase_if(args, [&](const std::string& a) { return a.rfind(flag, 0) == 0; });
+void check_command_line(const std::vector<std::string>& args) {
+    std::vector<const char*> argv{"fuzz"};
+    for (const std::string& a : args)
+        argv.push_back(a.c_str());
+    const CommandLine& cli = command_line();
+    std::ostringstream out, err;
+    cxxopts::ParseResult parsed;
+    const auto status = cli.parse(int(argv.size()), argv.data(), parsed, out, err);
+    const std::string said = err.str();
+    if (!status) {
+        FUZZ_CHECK(out.str().empty() && said.empty(), said);
+        if (parsed.count("depth")) {
+            try {
+                const std::uint64_t d = whole_flag(parsed, "depth", 1, 20);
+                FUZZ_CHECK(d >= 1 && d <= 20, "--depth out of its bounds");
+            } catch (const UsageError& e) {
+                FUZZ_CHECK(std::string(e.what()).rfind("--depth: ", 0) == 0, e.what());
+            }
+        }
         return;
     }
-    FUZZ_CHECK(!names_flag(args, flag), flag + ": taken, yet still there");
-    FUZZ_CHECK(value.has_value() == names_flag(before, flag), flag);
-    FUZZ_CHECK(args.size() + (value ? 1 : 0) <= before.size(), flag);
+    if (*status == 0) {
+        FUZZ_CHECK(out.str() == cli.help() && said.empty(), "help");
+        return;
+    }
+    FUZZ_CHECK(*status == USAGE_ERROR_STATUS, "the exit status of a mistake");
+    FUZZ_CHECK(out.str().empty(), "a mistake printed on stdout");
+    FUZZ_CHECK(said.rfind("horizon fuzz: ", 0) == 0, said);
+    FUZZ_CHECK(said.find('\n') == said.size() - 1, "not one line: " + said);
+    const std::string tail = " (see horizon fuzz --help)\n";
+    FUZZ_CHECK(said.size() > tail.size() && said.substr(said.size() - tail.size()) == tail, said);
 }
 
 } // namespace
@@ -47,11 +72,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::string_view l : fuzz_lines(fuzz_text(data, size)))
         args.emplace_back(l);
     if (args.size() > 64) return 0;
-    check_take(args, EVAL_FILE_FLAG, [](auto& a, auto& v) { return take_eval_file_flag(a, v); });
-    check_take(args, "--syzygy-path",
-               [](auto& a, auto& v) { return take_value_flag(a, "--syzygy-path", "a folder", v); });
-    // Whatever the earlier steps left of the file flags must not reach eval.
-    std::erase_if(args, [](const std::string& a) { return a.rfind("--", 0) == 0; });
+    check_command_line(args);
+    // eval reads no file here: the flags that name one go, with whatever follows them.
+    const auto names_file = [](const std::string& a) {
+        return a.rfind("--eval-file", 0) == 0 || a.rfind("--syzygy-path", 0) == 0;
+    };
+    args.erase(std::find_if(args.begin(), args.end(), names_file), args.end());
     std::vector<const char*> argv{"eval"};
     for (const std::string& a : args)
         argv.push_back(a.c_str());

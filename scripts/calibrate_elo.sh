@@ -9,7 +9,7 @@
 #                                                       ELO "full" plays Horizon unlimited)
 #   scripts/calibrate_elo.sh ... -R "NODES LINES TEMP LOSS" ELO
 #                  (Horizon plays that row of the strength table instead of its own level for ELO,
-#                   through the StrengthOverride option: how a row is fitted without a rebuild)
+#                   through horizon --strength-override ROW: how a row is fitted without a rebuild)
 #   scripts/calibrate_elo.sh ... -H OTHER_ELO -Q "NODES LINES TEMP LOSS" ELO
 #                  (the other Horizon plays that row instead of its own level for OTHER_ELO)
 #
@@ -44,11 +44,11 @@ elo=$1
 sf_elo=${sf_elo:-$elo}
 [ -x "$bin" ] || { echo "Horizon binary $bin not found; build it first" >&2; exit 2; }
 bin=$(realpath "$bin")
-# Checks a trial row with the engine itself (a row it refuses would otherwise play UCI_Elo's
-# level) and prints it with commas.
+# Checks a trial row with the engine itself (a row it refuses, it refuses to start with) and
+# prints it with commas, one word for fastchess's args=.
 checked_row() {
   local said
-  said=$(printf 'setoption name StrengthOverride value %s\nquit\n' "$2" | "$bin" 2>&1 || true)
+  said=$("$bin" --strength-override "$2" < /dev/null 2>&1 || true)
   if [ -n "$said" ]; then echo "$1 '$2': $said" >&2; return 2; fi
   tr ', \t' '\n\n\n' <<< "$2" | grep -v '^$' | paste -sd, -
 }
@@ -73,14 +73,14 @@ if [ "$elo" = full ]; then
   mine=(option.UCI_LimitStrength=false option.Threads=1 option.Hash=16)
 else
   mine=("${limited[@]}" option.UCI_Elo="$elo")
-  [ -z "$row" ] || mine+=(option.StrengthOverride="$row")
+  [ -z "$row" ] || mine+=(args="--strength-override=$row")
 fi
 if [ -n "$other" ]; then
   # At the same Elo (two rows of one level) the other side needs a name of its own.
   other_name=Horizon-$other
   [ "$other" != "$elo" ] || other_name=Horizon-$other-other
   opponent=(cmd="$out/horizon" name="$other_name" "${limited[@]}" option.UCI_Elo="$other")
-  [ -z "$other_row" ] || opponent+=(option.StrengthOverride="$other_row")
+  [ -z "$other_row" ] || opponent+=(args="--strength-override=$other_row")
 else
   opponent=(cmd=/usr/games/stockfish name="Stockfish-$sf_elo" "${limited[@]}"
             option.UCI_Elo="$sf_elo")

@@ -730,8 +730,9 @@ TEST_CASE("analyze and epd: bad input gets one clear message and no crash", "[an
         {"analyze '" + data_path("short.pgn") + "' --games 7", 2, "no game to analyse"},
         {"analyze '" + data_path("short.pgn") + "' --depth 3 --nodes 100", 2, "not several"},
         {"analyze '" + data_path("short.pgn") + "' --movetime 0", 2,
-         "--movetime must be a whole number from 1"},
-        {"analyze '" + data_path("short.pgn") + "' --threads x", 2, "--threads must be"},
+         "--movetime: out of range (1 to 86400000): '0'"},
+        {"analyze '" + data_path("short.pgn") + "' --threads x", 2,
+         "--threads: not a whole number: 'x'"},
         {"analyze '" + data_path("short.pgn") + "' --multipv 2", 2, "--multipv is for"},
         {"analyze '" + illegal + "' --plot d", 2, "--plot is for PGN files"},
         {"analyze '" + data_path("short.pgn") + "' -o '" + dir.path("no/such/dir/out.pgn") + "'", 2,
@@ -740,7 +741,7 @@ TEST_CASE("analyze and epd: bad input gets one clear message and no crash", "[an
         {"epd '" + illegal + "' --nodes 100", 2, "illegal.epd:2 (bad): bm 'Qd8': "},
         {"epd '" + empty + "'", 2, "holds no positions"},
         {"epd", 2, "give an EPD file"},
-        {"epd '" + illegal + "' --nodes 5x", 2, "--nodes must be a whole number"},
+        {"epd '" + illegal + "' --nodes 5x", 2, "--nodes: not a whole number: '5x'"},
     };
     for (const Case& c : cases) {
         INFO(c.args);

@@ -282,7 +282,7 @@ TEST_CASE("e2e: --eval-file sets the weights of eval, bench and the UCI loop", "
     for (const auto& [args, words] : std::vector<std::pair<std::string, std::vector<std::string>>>{
              {"eval --eval-file '" + bad + "'", {bad, "rook_open_file"}},
              {"eval --eval-file '" + missing + "'", {missing, "no such file"}},
-             {"eval --eval-file", {"--eval-file needs a file name"}},
+             {"eval --eval-file", {"--eval-file: needs a value"}},
              {"bench 1 --eval-file '" + bad + "'", {bad, "rook_open_file"}},
              {"--eval-file '" + missing + "'", {missing, "no such file"}},
              {"--eval-file '" + bad + "'", {bad, "rook_open_file"}},

@@ -321,8 +321,8 @@ TEST_CASE("tbprobe: the tables' verdict of a FEN given bare or after --fen; bad 
         CHECK(r.output == krk + " | win | 17\n");
     }
     for (const auto& [args, words] : std::vector<std::pair<std::string, std::string>>{
-             {"tbprobe " + tables + "--dtz " + krk, "unknown option '--dtz'"},
-             {"tbprobe " + tables + "--random 3 --dtz", "unknown option '--dtz'"},
+             {"tbprobe " + tables + "--dtz " + krk, "--dtz: no such flag"},
+             {"tbprobe " + tables + "--random 3 --dtz", "--dtz: no such flag"},
              {"tbprobe " + tables + "--random 3 " + krk, "not both"},
              {"tbprobe " + krk, "--syzygy-path is needed"},
              {"tbprobe " + tables + "8/8/8/8/8/8/2R5/4K3 w - - 0 1", "bad FEN"}}) {

@@ -235,7 +235,7 @@ TEST_CASE("tune: --l2 holds the weights nearer their start, the more the stronge
     std::string out, err;
     TempFile none("l2-none.json");
     CHECK(tune_with({"--data", FIXTURE, "--out", none.path, "--l2", "-1"}, out, err) != 0);
-    CHECK(err.find("--l2 must not be negative") != std::string::npos);
+    CHECK(err.find("--l2: out of range (at least 0): '-1'") != std::string::npos);
     CHECK_FALSE(std::filesystem::exists(none.path));
 }
 

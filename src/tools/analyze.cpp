@@ -17,6 +17,7 @@
 #include "engine/config.hpp"
 #include "notation/epd.hpp"
 #include "notation/pgn.hpp"
+#include "tools/command_line.hpp"
 #include "tools/progress.hpp"
 #include "tools/search_flags.hpp"
 
@@ -289,32 +290,28 @@ int analyze_positions(const AnalyzeRequest& request, Engine& engine) {
     return 0;
 }
 
-// Reads the command line into `request`; throws std::invalid_argument with the message.
+// Reads the command line into `request`; throws UsageError with the message.
 AnalyzeRequest read_request(const cxxopts::ParseResult& args) {
-    if (!args.unmatched().empty())
-        throw std::invalid_argument("unexpected argument '" + args.unmatched()[0] + "'");
     AnalyzeRequest r;
     if (args.count("fen")) r.fen = args["fen"].as<std::string>();
     if (args.count("file")) r.input = args["file"].as<std::string>();
     if (r.fen.has_value() == !r.input.empty())
-        throw std::invalid_argument("give a PGN or EPD file, or --fen FEN (one of them)");
+        throw UsageError("give a PGN or EPD file, or --fen FEN (one of them)");
     const bool positions = r.fen || has_epd_extension(r.input);
     for (const char* flag : {"out", "plot", "games"})
         if (positions && args.count(flag))
-            throw std::invalid_argument(std::string("--") + flag + " is for PGN files");
+            throw UsageError(std::string("--") + flag + " is for PGN files");
     if (!positions && args.count("multipv"))
-        throw std::invalid_argument("--multipv is for --fen and EPD files");
+        throw UsageError("--multipv is for --fen and EPD files");
     if (args.count("out")) r.out = args["out"].as<std::string>();
     if (args.count("plot")) r.plot_dir = args["plot"].as<std::string>();
     if (args.count("games")) {
         std::string error;
         auto range = GameRange::parse(args["games"].as<std::string>(), error);
-        if (!range)
-            throw std::invalid_argument("--games '" + args["games"].as<std::string>() +
-                                        "': " + error);
+        if (!range) throw UsageError("--games '" + args["games"].as<std::string>() + "': " + error);
         r.games = *range;
     }
-    if (args.count("multipv")) r.multipv = int(flag_number(args, "multipv", 1, MAX_MULTIPV));
+    if (args.count("multipv")) r.multipv = int(whole_flag(args, "multipv", 1, MAX_MULTIPV));
     r.search = read_search_flags(args, DEFAULT_MOVETIME_MS);
     return r;
 }
@@ -365,37 +362,30 @@ std::uint64_t GameRange::last() const {
 }
 
 int analyze_main(int argc, const char* const* argv) {
-    cxxopts::Options options(
-        "horizon analyze",
-        "Annotate the games of a PGN file: [%eval] comments (White's view, pawns), moves that "
-        "lose expected result marked ?! ? ?? with the better line, a summary per player. Or "
-        "show the best lines of a position (--fen) or of each position of an EPD file.");
+    CommandLine cli("analyze",
+                    "Annotate the games of a PGN file: [%eval] comments (White's view, pawns), "
+                    "moves that lose expected result marked ?! ? ?? with the better line, a "
+                    "summary per player. Or show the best lines of a position (--fen) or of each "
+                    "position of an EPD file.");
     // clang-format off
-    options.add_options()
-        ("file", "a PGN file ('-': standard input) or an EPD file (.epd)", cxxopts::value<std::string>())
-        ("o,out", "write the annotated games to this file (default: standard output)", cxxopts::value<std::string>(), "OUT")
+    cli.add()
+        ("o,out", "write the annotated games to this file (default: standard output)", cxxopts::value<std::string>(), "FILE")
         ("plot", "write one SVG plot per game into this folder (game-N.svg)", cxxopts::value<std::string>(), "DIR")
         ("games", "only these games of the file: 5, 3-7, 10-, -4, or a list 1,4,7-9", cxxopts::value<std::string>(), "RANGE")
         ("fen", "analyse this position", cxxopts::value<std::string>(), "FEN")
-        ("multipv", "with --fen or an EPD file: this many best lines", cxxopts::value<std::string>(), "N")
-        ("h,help", "show this help");
+        ("multipv", "with --fen or an EPD file: this many best lines", cxxopts::value<std::string>(), "N");
     // clang-format on
-    add_search_flags(options, DEFAULT_MOVETIME_MS);
-    options.parse_positional({"file"});
-    options.positional_help("FILE");
+    add_search_flags(cli, DEFAULT_MOVETIME_MS);
+    cli.positional({"file"}, "(FILE | --fen FEN)");
+    cli.footer("\nFILE: a PGN file ('-': standard input) or an EPD file (.epd).\n");
 
     AnalyzeRequest request;
+    cxxopts::ParseResult args;
+    if (const auto status = cli.parse(argc, argv, args)) return *status;
     try {
-        const cxxopts::ParseResult args = options.parse(argc, argv);
-        if (args.count("help")) {
-            std::cout << options.help();
-            return 0;
-        }
         request = read_request(args);
-    } catch (const std::exception& e) {
-        std::cerr << "horizon analyze: " << e.what()
-                  << " (horizon analyze --help lists the flags)\n";
-        return 2;
+    } catch (const UsageError& e) {
+        return cli.fail(e.what());
     }
     Engine engine;
     std::vector<std::string> problems;

@@ -1,5 +1,6 @@
-// `horizon bench [depth [threads]] [--eval-file FILE]`: the command-line front end of the
-// bench (src/engine/bench.*).
+// `horizon bench [--depth N] [--threads N] [--eval-file FILE] [--syzygy-path PATH]` (also
+// `horizon bench [DEPTH [THREADS]]`): the command-line front end of the bench
+// (src/engine/bench.*).
 #pragma once
 
 namespace horizon {

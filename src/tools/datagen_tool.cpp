@@ -1,7 +1,6 @@
 #include "tools/datagen_tool.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +17,7 @@
 
 #include <cxxopts.hpp>
 
+#include "tools/command_line.hpp"
 #include "tools/platform.hpp"
 #include "tools/progress.hpp"
 #include "train/data_line.hpp"
@@ -26,14 +26,6 @@
 namespace horizon {
 
 namespace {
-
-std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
-    std::uint64_t v = 0;
-    const char* last = text.data() + text.size();
-    const auto [end, ec] = std::from_chars(text.data(), last, v);
-    if (text.empty() || ec != std::errc() || end != last) return std::nullopt;
-    return v;
-}
 
 // Progress on stderr: redrawn in place on a terminal, else a line every 10 s (for a log).
 Progress stderr_progress(std::string label) {
@@ -181,12 +173,12 @@ std::string datagen_summary_text(const DatagenSummary& s, std::uint64_t nodes) {
 
 int datagen_main(int argc, const char* const* argv) {
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    cxxopts::Options options("horizon datagen",
-                             "Self-play games at a fixed node count per move, written as quiet "
-                             "positions for the evaluation tuner.");
-    options.custom_help("--out FILE (--games N | --positions N) [options]");
+    CommandLine cli("datagen", "Self-play games at a fixed node count per move, written as quiet "
+                               "positions for the evaluation tuner.");
+    cli.synopsis("--out FILE (--games N | --positions N | --from-pgn FILE | --openings N) "
+                 "[OPTION...]");
     // clang-format off
-    options.add_options()
+    cli.add()
         ("o,out", "data file; an existing one made with the same settings is resumed", cxxopts::value<std::string>(), "FILE")
         ("g,games", "stop when games 0..N-1 are in the file", cxxopts::value<std::string>(), "N")
         ("p,positions", "stop when the file holds N positions", cxxopts::value<std::string>(), "N")
@@ -194,16 +186,16 @@ int datagen_main(int argc, const char* const* argv) {
         ("balance-nodes", "nodes of the search that checks an opening is level", cxxopts::value<std::string>()->default_value("3000"), "N")
         ("max-imbalance", "that search's score must be within CP of 0", cxxopts::value<std::string>()->default_value("300"), "CP")
         ("t,threads", "worker threads, each playing whole games (default: all cores, " + std::to_string(cores) + ")", cxxopts::value<std::string>(), "N")
-        ("s,seed", "seed: game g depends on (seed, g) only", cxxopts::value<std::string>()->default_value("1"), "S")
-        ("hash", "hash table per worker, MiB", cxxopts::value<std::string>()->default_value("16"), "MIB")
+        ("s,seed", "seed: game g depends on (seed, g) only", cxxopts::value<std::string>()->default_value("1"), "N")
+        ("hash", "hash table per worker, MiB", cxxopts::value<std::string>()->default_value("16"), "MB")
         ("eval-file", "play with the evaluation weights of FILE (default: the built-in ones)", cxxopts::value<std::string>(), "FILE")
         ("from-pgn", "play no games: write the quiet positions of the games in PGN FILE (repeat for more files), scored by their move comments", cxxopts::value<std::vector<std::string>>(), "FILE")
         ("skip-plies", "with --from-pgn: plies at the start of each game not written", cxxopts::value<std::string>()->default_value("8"), "N")
         ("distinct-games", "with --from-pgn: skip a game that repeats an earlier one of the run move for move")
-        ("openings", "play no games: write the first N distinct openings of the seed to --out, an opening book for matches", cxxopts::value<std::string>(), "N")
-        ("h,help", "show this help");
+        ("openings", "play no games: write the first N distinct openings of the seed to --out, an opening book for matches", cxxopts::value<std::string>(), "N");
     // clang-format on
-    const auto footer =
+    cli.repeatable({"from-pgn"});
+    cli.footer(
         "\nOutput: one position a line, '<FEN> | <score> | <result>', the search score in\n"
         "centipawns and the result (1.0, 0.5, 0.0) both from White's point of view. Lines\n"
         "beginning with '#' are comments: the settings header, and '# game <g>' after each\n"
@@ -223,7 +215,7 @@ int datagen_main(int argc, const char* const* argv) {
         "--openings: one opening a line, the first four FEN fields (EPD, as match runners\n"
         "read it): game g's opening for g = 0, 1, ..., each only once, the same whatever\n"
         "--threads. A book of many openings keeps a long match at fixed nodes from\n"
-        "playing the same games again. --out must not exist yet.\n";
+        "playing the same games again. --out must not exist yet.\n");
 
     DatagenOptions o;
     EvalWeights file_weights;
@@ -231,58 +223,44 @@ int datagen_main(int argc, const char* const* argv) {
     int skip_plies = 0;
     bool distinct_games = false;
     std::uint64_t openings = 0;
+    cxxopts::ParseResult args;
+    if (const auto status = cli.parse(argc, argv, args)) return *status;
     try {
-        const cxxopts::ParseResult args = options.parse(argc, argv);
-        if (args.count("help")) {
-            std::cout << options.help() << footer;
-            return 0;
-        }
-        if (!args.unmatched().empty())
-            throw std::invalid_argument("unexpected argument '" + args.unmatched()[0] + "'");
         const auto number = [&](const std::string& name, std::uint64_t lo, std::uint64_t hi) {
-            const std::string text = args[name].as<std::string>();
-            const auto v = parse_unsigned(text);
-            if (!v || *v < lo || *v > hi) {
-                const std::string range =
-                    hi == UINT64_MAX ? "at least " + std::to_string(lo)
-                                     : "from " + std::to_string(lo) + " to " + std::to_string(hi);
-                throw std::invalid_argument("--" + name + " must be a whole number " + range +
-                                            " (got '" + text + "')");
-            }
-            return *v;
+            return whole_flag(args, name, lo, hi);
         };
-        if (!args.count("out")) throw std::invalid_argument("--out FILE is required");
+        if (!args.count("out")) throw UsageError("--out FILE is required");
         o.out = args["out"].as<std::string>();
-        if (o.out.empty()) throw std::invalid_argument("--out must name a file");
+        if (o.out.empty()) throw UsageError("--out: must name a file");
         if (args.count("games")) o.games = number("games", 1, UINT64_MAX);
         if (args.count("positions")) o.positions = number("positions", 1, UINT64_MAX);
         if (args.count("from-pgn")) {
             for (const char* flag : {"games", "positions", "nodes", "balance-nodes", "threads",
                                      "seed", "hash", "eval-file"})
                 if (args.count(flag))
-                    throw std::invalid_argument(std::string("--") + flag +
-                                                " plays games; --from-pgn plays none");
+                    throw UsageError(std::string("--") + flag +
+                                     " plays games; --from-pgn plays none");
             from_pgn = args["from-pgn"].as<std::vector<std::string>>();
             skip_plies = int(number("skip-plies", 0, 1000));
             distinct_games = args.count("distinct-games") > 0;
         } else if (args.count("skip-plies") || args.count("distinct-games")) {
-            throw std::invalid_argument(
-                std::string("--") + (args.count("skip-plies") ? "skip-plies" : "distinct-games") +
-                " goes with --from-pgn");
+            throw UsageError(std::string("--") +
+                             (args.count("skip-plies") ? "skip-plies" : "distinct-games") +
+                             " goes with --from-pgn");
         }
         if (args.count("openings")) {
             if (args.count("from-pgn"))
-                throw std::invalid_argument("--openings and --from-pgn are two jobs; give one");
+                throw UsageError("--openings and --from-pgn are two jobs; give one");
             for (const char* flag : {"games", "positions", "nodes"})
                 if (args.count(flag))
-                    throw std::invalid_argument(std::string("--") + flag +
-                                                " goes with games; --openings plays none");
+                    throw UsageError(std::string("--") + flag +
+                                     " goes with games; --openings plays none");
             openings = number("openings", 1, 100'000'000);
             if (std::filesystem::exists(o.out))
-                throw std::invalid_argument(o.out + " exists; --openings writes a new file");
+                throw UsageError("--out: " + o.out + " exists; --openings writes a new file");
         }
         if (from_pgn.empty() && !openings && !o.games && !o.positions)
-            throw std::invalid_argument("give --games N or --positions N (or both)");
+            throw UsageError("give --games N or --positions N (or both)");
         o.nodes = number("nodes", 1, 1'000'000'000);
         o.balance_nodes = number("balance-nodes", 1, 1'000'000'000);
         o.max_imbalance = int(number("max-imbalance", 0, 10000));
@@ -291,13 +269,11 @@ int datagen_main(int argc, const char* const* argv) {
         o.hash_mib = int(number("hash", 1, 65536));
         if (args.count("eval-file")) {
             if (auto err = EvalWeights::load(args["eval-file"].as<std::string>(), file_weights))
-                throw std::invalid_argument(*err);
+                throw UsageError("--eval-file: " + *err);
             o.weights = &file_weights;
         }
-    } catch (const std::exception& e) {
-        std::cerr << "horizon datagen: " << e.what()
-                  << " (horizon datagen --help lists the flags)\n";
-        return 2;
+    } catch (const UsageError& e) {
+        return cli.fail(e.what());
     }
     if (!from_pgn.empty()) {
         try {

@@ -12,6 +12,7 @@
 #include "engine/config.hpp"
 #include "notation/san.hpp"
 #include "notation/uci_move.hpp"
+#include "tools/command_line.hpp"
 #include "tools/progress.hpp"
 #include "tools/search_flags.hpp"
 #include "tools/uci_client.hpp"
@@ -107,39 +108,29 @@ std::size_t run_suite(const std::vector<EpdTest>& tests,
 } // namespace
 
 int epd_main(int argc, const char* const* argv) {
-    cxxopts::Options options("horizon epd",
-                             "Run an EPD test suite (operations bm, am, dm and id; moves in SAN): "
-                             "one line per position (scores from White's point of view), then "
-                             "the solved count. Exit status 0 only "
-                             "when every position is solved (1: some are not; 2: bad input).");
+    CommandLine cli("epd", "Run an EPD test suite (operations bm, am, dm and id; moves in SAN): "
+                           "one line per position (scores from White's point of view), then the "
+                           "solved count. Exit status 0 only when every position is solved (1: "
+                           "some are not; 2: bad input).");
     // clang-format off
-    options.add_options()
-        ("suite", "the EPD file", cxxopts::value<std::string>())
-        ("engine", "run the suite with this UCI engine instead of Horizon (judged the same way; --threads and --hash set its Threads and Hash)", cxxopts::value<std::string>(), "PATH")
-        ("h,help", "show this help");
+    cli.add()
+        ("engine", "run the suite with this UCI engine instead of Horizon (judged the same way; --threads and --hash set its Threads and Hash)", cxxopts::value<std::string>(), "FILE");
     // clang-format on
-    add_search_flags(options, DEFAULT_MOVETIME_MS);
-    options.parse_positional({"suite"});
-    options.positional_help("SUITE.epd");
+    add_search_flags(cli, DEFAULT_MOVETIME_MS);
+    cli.positional({"suite"}, "SUITE.epd");
 
     std::string path;
     std::optional<std::string> other_engine;
     SearchFlags flags;
+    cxxopts::ParseResult args;
+    if (const auto status = cli.parse(argc, argv, args)) return *status;
     try {
-        const cxxopts::ParseResult args = options.parse(argc, argv);
-        if (args.count("help")) {
-            std::cout << options.help();
-            return 0;
-        }
-        if (!args.unmatched().empty())
-            throw std::invalid_argument("unexpected argument '" + args.unmatched()[0] + "'");
-        if (!args.count("suite")) throw std::invalid_argument("give an EPD file");
+        if (!args.count("suite")) throw UsageError("give an EPD file");
         path = args["suite"].as<std::string>();
-        if (args.count("engine")) other_engine = args["engine"].as<std::string>();
+        other_engine = text_flag(args, "engine");
         flags = read_search_flags(args, DEFAULT_MOVETIME_MS);
-    } catch (const std::exception& e) {
-        std::cerr << "horizon epd: " << e.what() << " (horizon epd --help lists the flags)\n";
-        return 2;
+    } catch (const UsageError& e) {
+        return cli.fail(e.what());
     }
     const auto tests = load_tests(path);
     if (!tests) return 2;

@@ -1,55 +1,44 @@
 #include "tools/eval_tool.hpp"
 
-#include <algorithm>
 #include <iostream>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "core/position.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/tablebases.hpp"
-#include "tools/eval_file_flag.hpp"
+#include "tools/command_line.hpp"
 #include "tools/tb_tool.hpp"
 
 namespace horizon {
 
 int eval_main(int argc, const char* const* argv) {
-    // horizon eval [--eval-file FILE] [--syzygy-path PATH] [[--fen] FEN]
-    std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
-    if (args.size() == 1 && (args[0] == "-h" || args[0] == "--help")) {
-        std::cout
-            << "usage: horizon eval [--eval-file FILE] [--syzygy-path PATH] [[--fen] FEN]\n"
-               "The static evaluation term by term (the start position when no FEN is given;\n"
-               "the built-in weights when no file is), and the Syzygy tables' result where\n"
-               "the tables of PATH hold the position.\n";
-        return 0;
-    }
-    std::optional<std::string> eval_file, syzygy_path;
-    if (auto err = take_eval_file_flag(args, eval_file)) {
-        std::cerr << "horizon eval: " << *err << "\n";
-        return 2;
-    }
-    if (auto err = take_value_flag(args, "--syzygy-path", "a folder", syzygy_path)) {
-        std::cerr << "horizon eval: " << *err << "\n";
-        return 2;
-    }
-    std::string fen;
-    if (auto err = take_fen_words(args, fen)) {
-        std::cerr << "horizon eval: " << *err << "\n";
-        return 2;
-    }
+    CommandLine cli("eval", "The static evaluation term by term (of the start position when no "
+                            "FEN is given; with the built-in weights when no file is), and the "
+                            "Syzygy tables' result where the tables of PATH hold the position.");
+    // clang-format off
+    cli.add()
+        ("fen", "the position (or its words without the flag)", cxxopts::value<std::string>(), "FEN")
+        ("eval-file", "evaluate with the weights of FILE (engine.json's schema)", cxxopts::value<std::string>(), "FILE")
+        ("syzygy-path", "also probe the Syzygy tables of PATH (folders joined by ':', ';' on Windows)", cxxopts::value<std::string>(), "PATH");
+    // clang-format on
+    cli.positional({"fen-words"}, "[FEN]", true);
+    cxxopts::ParseResult args;
+    if (const auto status = cli.parse(argc, argv, args)) return *status;
     Position pos;
-    if (!fen.empty()) {
-        if (auto err = pos.set_fen(fen)) {
-            std::cerr << "horizon eval: bad FEN: " << err->message << "\n";
-            return 2;
-        }
-    }
     EvalWeights weights;
-    if (auto err = weights_for(eval_file, weights)) {
-        std::cerr << "horizon eval: " << *err << "\n";
-        return 2;
+    const std::optional<std::string> syzygy_path = text_flag(args, "syzygy-path");
+    try {
+        const std::string fen = fen_argument(args, "fen-words");
+        if (!fen.empty()) {
+            if (auto err = pos.set_fen(fen))
+                throw UsageError(std::string(args.count("fen") ? "--fen: " : "") +
+                                 "bad FEN: " + err->message);
+        }
+        if (auto err = weights_for(text_flag(args, "eval-file"), weights))
+            throw UsageError("--eval-file: " + *err);
+    } catch (const UsageError& e) {
+        return cli.fail(e.what());
     }
     std::cout << pos.fen() << "\n\n" << format_trace(pos, weights.params);
     if (syzygy_path) {

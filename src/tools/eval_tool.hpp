@@ -1,4 +1,5 @@
-// `horizon eval [FEN]`: the static evaluation, term by term.
+// `horizon eval [--eval-file FILE] [--syzygy-path PATH] [[--fen] FEN]`: the static evaluation,
+// term by term.
 #pragma once
 
 namespace horizon {

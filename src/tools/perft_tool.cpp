@@ -12,6 +12,7 @@
 #include "movegen/perft.hpp"
 #include "notation/epd.hpp"
 #include "notation/uci_move.hpp"
+#include "tools/command_line.hpp"
 #include "tools/platform.hpp"
 #include "tools/subprocess.hpp"
 
@@ -175,47 +176,43 @@ SuiteResult run_perft_suite(const std::string& path, int max_depth, std::ostream
 }
 
 int perft_main(int argc, const char* const* argv) {
-    cxxopts::Options options("horizon perft", "Count leaf nodes of the move tree (perft).");
+    CommandLine cli("perft", "Count leaf nodes of the move tree (perft).");
     // clang-format off
-    options.add_options()
-        ("d,depth", "depth to count", cxxopts::value<int>())
-        ("f,fen", "position (FEN); the start position when absent", cxxopts::value<std::string>())
+    cli.add()
+        ("d,depth", "depth to count, 1 to 20", cxxopts::value<std::string>(), "N")
+        ("f,fen", "position (FEN); the start position when absent", cxxopts::value<std::string>(), "FEN")
         ("divide", "print the count under each root move")
         ("chess960", "print castling as king-takes-rook")
-        ("s,suite", "run an EPD suite file (FEN ;D1 n ;D2 n ...)", cxxopts::value<std::string>())
-        ("max-depth", "with --suite: deepest depth to check (0 = all)", cxxopts::value<int>()->default_value("0"))
+        ("s,suite", "run an EPD suite file (FEN ;D1 n ;D2 n ...)", cxxopts::value<std::string>(), "FILE")
+        ("max-depth", "with --suite: deepest depth to check (0 = all)", cxxopts::value<std::string>()->default_value("0"), "N")
         ("bench", "speed benchmark on the reference positions, side by side with Stockfish")
-        ("stockfish", "Stockfish binary for --bench ('none' to skip)", cxxopts::value<std::string>()->default_value("/usr/games/stockfish"))
-        ("runs", "with --bench: runs per position (median taken)", cxxopts::value<int>()->default_value("3"))
-        ("h,help", "show this help");
+        ("stockfish", "Stockfish binary for --bench ('none' to skip)", cxxopts::value<std::string>()->default_value("/usr/games/stockfish"), "FILE")
+        ("runs", "with --bench: runs per position (median taken)", cxxopts::value<std::string>()->default_value("3"), "N");
     // clang-format on
+    cli.synopsis("(--depth N [--fen FEN] [--divide] | --suite FILE | --bench) [OPTION...]");
     cxxopts::ParseResult args;
+    if (const auto status = cli.parse(argc, argv, args)) return *status;
+    int depth = 0, max_depth = 0, runs = 0;
+    Position pos;
     try {
-        args = options.parse(argc, argv);
-    } catch (const std::exception& e) {
-        std::cerr << "horizon perft: " << e.what() << "\n" << options.help();
-        return 2;
-    }
-    if (args.count("help")) {
-        std::cout << options.help();
-        return 0;
-    }
-    try {
-        if (args.count("bench")) {
-            const int runs = args["runs"].as<int>();
-            if (runs < 1) {
-                std::cerr << "horizon perft: --runs must be at least 1\n";
-                return 2;
-            }
-            return run_bench(args["stockfish"].as<std::string>(), runs);
+        runs = int(whole_flag(args, "runs", 1, 1000));
+        max_depth = int(whole_flag(args, "max-depth", 0, 100));
+        if (!args.count("bench") && !args.count("suite")) {
+            if (!args.count("depth"))
+                throw UsageError("give --depth N (or --suite FILE, or --bench)");
+            depth = int(whole_flag(args, "depth", 1, 20));
+            const std::string fen =
+                text_flag(args, "fen").value_or(std::string(Position::START_FEN));
+            if (auto err = pos.set_fen(fen, args.count("chess960") > 0))
+                throw UsageError("--fen: bad FEN: " + err->message);
         }
+    } catch (const UsageError& e) {
+        return cli.fail(e.what());
+    }
+    try {
+        if (args.count("bench")) return run_bench(args["stockfish"].as<std::string>(), runs);
         if (args.count("suite")) {
             std::vector<std::string> errors;
-            const int max_depth = args["max-depth"].as<int>();
-            if (max_depth < 0) {
-                std::cerr << "horizon perft: --max-depth must not be negative\n";
-                return 2;
-            }
             const SuiteResult r = run_perft_suite(args["suite"].as<std::string>(), max_depth,
                                                   std::cout, std::cout, errors);
             if (!errors.empty()) {
@@ -229,23 +226,6 @@ int perft_main(int argc, const char* const* argv) {
             std::cout << "Nodes searched: " << r.nodes << "\n";
             print_speed(r.nodes, r.seconds);
             return r.failures ? 1 : 0;
-        }
-        if (!args.count("depth")) {
-            std::cerr << "horizon perft: give --depth N (or --suite FILE, or --bench)\n"
-                      << options.help();
-            return 2;
-        }
-        const int depth = args["depth"].as<int>();
-        if (depth < 1 || depth > 20) {
-            std::cerr << "horizon perft: --depth must be between 1 and 20\n";
-            return 2;
-        }
-        Position pos;
-        const std::string fen =
-            args.count("fen") ? args["fen"].as<std::string>() : std::string(Position::START_FEN);
-        if (auto err = pos.set_fen(fen, args.count("chess960") > 0)) {
-            std::cerr << "horizon perft: bad FEN: " << err->message << "\n";
-            return 2;
         }
         const auto start = Clock::now();
         std::uint64_t nodes = 0;

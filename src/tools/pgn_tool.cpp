@@ -11,6 +11,7 @@
 #include <cxxopts.hpp>
 
 #include "notation/pgn.hpp"
+#include "tools/command_line.hpp"
 
 namespace horizon {
 
@@ -83,47 +84,33 @@ int run_stats(const std::string& path, const PgnReadOptions& options, int runs) 
 } // namespace
 
 int pgn_main(int argc, const char* const* argv) {
-    cxxopts::Options options("horizon pgn",
-                             "Read a PGN file and write its games in PGN export format; games "
-                             "that cannot be read are reported on stderr and left out.");
+    CommandLine cli("pgn", "Read a PGN file and write its games in PGN export format; games that "
+                           "cannot be read are reported on stderr and left out.");
     // clang-format off
-    options.add_options()
-        ("file", "the PGN file ('-': standard input)", cxxopts::value<std::string>())
-        ("o,out", "write the games to this file (default: standard output)", cxxopts::value<std::string>())
+    cli.add()
+        ("o,out", "write the games to this file (default: standard output)", cxxopts::value<std::string>(), "FILE")
         ("moves-only", "keep tags and moves only: comments and variations are skipped unread")
         ("stats", "only read: print games, moves, errors, seconds and games per second")
-        ("runs", "with --stats: read the file this many times and report the median", cxxopts::value<int>()->default_value("1"))
-        ("h,help", "show this help");
+        ("runs", "with --stats: read the file this many times and report the median", cxxopts::value<std::string>()->default_value("1"), "N");
     // clang-format on
-    options.parse_positional({"file"});
-    options.positional_help("FILE");
+    cli.positional({"file"}, "FILE");
+    cli.footer("\nFILE: the PGN file ('-': standard input; not with --stats).\n");
     cxxopts::ParseResult args;
+    if (const auto status = cli.parse(argc, argv, args)) return *status;
+    std::string path;
+    int runs = 1;
     try {
-        args = options.parse(argc, argv);
-    } catch (const std::exception& e) {
-        std::cerr << "horizon pgn: " << e.what() << "\n" << options.help();
-        return 2;
+        if (!args.count("file")) throw UsageError("give a PGN file");
+        path = args["file"].as<std::string>();
+        runs = int(whole_flag(args, "runs", 1, 1000));
+        if (args.count("stats") && path == "-")
+            throw UsageError("--stats: reads a file, not standard input");
+    } catch (const UsageError& e) {
+        return cli.fail(e.what());
     }
-    if (args.count("help")) {
-        std::cout << options.help();
-        return 0;
-    }
-    if (!args.count("file")) {
-        std::cerr << "horizon pgn: give a PGN file\n" << options.help();
-        return 2;
-    }
-    const std::string path = args["file"].as<std::string>();
     PgnReadOptions read_options;
     if (args.count("moves-only")) read_options = PgnReadOptions{false, false};
-
-    if (args.count("stats")) {
-        const int runs = args["runs"].as<int>();
-        if (runs < 1 || path == "-") {
-            std::cerr << "horizon pgn: --stats needs a file and --runs of at least 1\n";
-            return 2;
-        }
-        return run_stats(path, read_options, runs);
-    }
+    if (args.count("stats")) return run_stats(path, read_options, runs);
 
     std::ifstream file;
     if (path != "-") {

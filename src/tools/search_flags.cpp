@@ -1,6 +1,6 @@
 #include "tools/search_flags.hpp"
 
-#include <stdexcept>
+#include "tools/command_line.hpp"
 
 namespace horizon {
 
@@ -12,25 +12,7 @@ constexpr std::uint64_t MAX_NODES = 1'000'000'000'000ull;
 constexpr std::uint64_t MAX_THREADS = 1024;
 constexpr const char* LIMIT_FLAGS[] = {"depth", "movetime", "nodes"};
 
-std::optional<std::uint64_t> whole_number(const std::string& text) {
-    if (text.empty() || text.size() > 19 ||
-        text.find_first_not_of("0123456789") != std::string::npos)
-        return std::nullopt;
-    return std::stoull(text);
-}
-
 } // namespace
-
-std::uint64_t flag_number(const cxxopts::ParseResult& args, const std::string& flag,
-                          std::uint64_t lo, std::uint64_t hi) {
-    const std::string text = args[flag].as<std::string>();
-    const auto v = whole_number(text);
-    if (!v || *v < lo || *v > hi)
-        throw std::invalid_argument("--" + flag + " must be a whole number from " +
-                                    std::to_string(lo) + " to " + std::to_string(hi) + " (got '" +
-                                    text + "')");
-    return *v;
-}
 
 std::string SearchFlags::limit_text() const {
     if (limits.depth) return "depth " + std::to_string(limits.depth);
@@ -58,13 +40,13 @@ std::optional<std::string> SearchFlags::apply(Engine& engine,
     return std::nullopt;
 }
 
-void add_search_flags(cxxopts::Options& options, std::int64_t default_movetime_ms) {
+void add_search_flags(CommandLine& cli, std::int64_t default_movetime_ms) {
     // clang-format off
-    options.add_options("Search")
-        ("depth", "search each position to this depth", cxxopts::value<std::string>(), "D")
+    cli.add("Search")
+        ("depth", "search each position to this depth", cxxopts::value<std::string>(), "N")
         ("movetime", "search each position this many milliseconds (default " + std::to_string(default_movetime_ms) + ")", cxxopts::value<std::string>(), "MS")
         ("nodes", "search each position this many nodes", cxxopts::value<std::string>(), "N")
-        ("threads", "search threads", cxxopts::value<std::string>()->default_value("1"), "T")
+        ("threads", "search threads", cxxopts::value<std::string>()->default_value("1"), "N")
         ("hash", "hash table, MiB", cxxopts::value<std::string>()->default_value(std::to_string(Engine::DEFAULT_HASH_MIB)), "MB")
         ("syzygy-path", "Syzygy tables (folders joined by ':', ';' on Windows): the search uses them and the tables' verdict is shown where they hold a position", cxxopts::value<std::string>(), "PATH");
     // clang-format on
@@ -74,19 +56,18 @@ SearchFlags read_search_flags(const cxxopts::ParseResult& args, std::int64_t def
     int given = 0;
     for (const char* flag : LIMIT_FLAGS)
         given += args.count(flag) ? 1 : 0;
-    if (given > 1)
-        throw std::invalid_argument("give one of --depth, --movetime and --nodes, not several");
+    if (given > 1) throw UsageError("--depth, --movetime, --nodes: give one of them, not several");
     SearchFlags f;
     if (args.count("depth"))
-        f.limits.depth = int(flag_number(args, "depth", 1, MAX_DEPTH));
+        f.limits.depth = int(whole_flag(args, "depth", 1, MAX_DEPTH));
     else if (args.count("nodes"))
-        f.limits.nodes = flag_number(args, "nodes", 1, MAX_NODES);
+        f.limits.nodes = whole_flag(args, "nodes", 1, MAX_NODES);
     else if (args.count("movetime"))
-        f.limits.movetime = std::int64_t(flag_number(args, "movetime", 1, MAX_MOVETIME_MS));
+        f.limits.movetime = std::int64_t(whole_flag(args, "movetime", 1, MAX_MOVETIME_MS));
     else
         f.limits.movetime = default_movetime_ms;
-    f.threads = int(flag_number(args, "threads", 1, MAX_THREADS));
-    f.hash_mib = int(flag_number(args, "hash", 1, Engine::MAX_HASH_MIB));
+    f.threads = int(whole_flag(args, "threads", 1, MAX_THREADS));
+    f.hash_mib = int(whole_flag(args, "hash", 1, Engine::MAX_HASH_MIB));
     if (args.count("syzygy-path")) f.syzygy_path = args["syzygy-path"].as<std::string>();
     return f;
 }

@@ -1,5 +1,5 @@
-// The flags that say how hard analyze and epd search: one limit (--depth D, --movetime MS or
-// --nodes N), --threads T and --hash MB.
+// The flags that say how hard analyze and epd search: one limit (--depth N, --movetime MS or
+// --nodes N), --threads N and --hash MB.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 
 #include "engine/engine.hpp"
 #include "search/timeman.hpp"
+#include "tools/command_line.hpp"
 
 namespace horizon {
 
@@ -30,16 +31,11 @@ struct SearchFlags {
     std::optional<std::string> apply(Engine& engine, std::vector<std::string>& problems) const;
 };
 
-// Adds --depth, --movetime, --nodes, --threads, --hash and --syzygy-path to `options`.
-void add_search_flags(cxxopts::Options& options, std::int64_t default_movetime_ms);
+// Adds --depth, --movetime, --nodes, --threads, --hash and --syzygy-path to `cli`.
+void add_search_flags(CommandLine& cli, std::int64_t default_movetime_ms);
 
-// Reads them (the default: --movetime default_movetime_ms). Throws std::invalid_argument
-// with a message naming the flag when a value is not a number in range or two limits are
-// given.
+// Reads them (the default: --movetime default_movetime_ms). Throws UsageError naming the flag
+// when a value is not a number in range or two limits are given.
 SearchFlags read_search_flags(const cxxopts::ParseResult& args, std::int64_t default_movetime_ms);
-
-// The flag's value as a whole number from lo to hi; throws std::invalid_argument naming it.
-std::uint64_t flag_number(const cxxopts::ParseResult& args, const std::string& flag,
-                          std::uint64_t lo, std::uint64_t hi);
 
 } // namespace horizon

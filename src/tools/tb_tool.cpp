@@ -10,22 +10,19 @@
 #include "core/position.hpp"
 #include "eval/tablebases.hpp"
 #include "movegen/movegen.hpp"
-#include "tools/eval_file_flag.hpp"
+#include "tools/command_line.hpp"
 
 namespace horizon {
 
 namespace {
 
-constexpr const char* USAGE =
-    "usage: horizon tbprobe --syzygy-path PATH [[--fen] FEN]\n"
-    "       horizon tbprobe --syzygy-path PATH --random N [--seed S] [--pieces MIN-MAX]\n"
-    "                       [--material KBNvK]\n"
-    "Probes the Syzygy tables: one line a position, 'FEN | WDL | DTZ' (WDL: win, cursed win,\n"
-    "draw, blessed loss or loss for the side to move, the fifty-move counter counted; DTZ:\n"
-    "plies to a capture or pawn move, signed, '-' without a DTZ table; '|' alone: not in the\n"
-    "tables). --random N draws N random legal positions (default 3-4 pieces) with the side to\n"
-    "move, en passant and the fifty-move counter varied, the same for the same seed;\n"
-    "--material: only that material (White's pieces, 'v', Black's), counter at 0.\n";
+constexpr const char* FOOTER =
+    "\nOne line a position, 'FEN | WDL | DTZ' (WDL: win, cursed win, draw, blessed loss or loss\n"
+    "for the side to move, the fifty-move counter counted; DTZ: plies to a capture or pawn\n"
+    "move, signed, '-' without a DTZ table; '|' alone: not in the tables). --random N draws N\n"
+    "random legal positions (default 3-4 pieces) with the side to move, en passant and the\n"
+    "fifty-move counter varied, the same for the same seed; --material: only that material\n"
+    "(White's pieces, 'v', Black's), counter at 0.\n";
 
 // A random legal position of `pieces` pieces (kings included), nullopt when the draw failed.
 // With `en_passant`, two of the pieces are pawns set up so that the side to move has just
@@ -117,75 +114,74 @@ std::optional<Position> random_position(std::mt19937_64& rng, int pieces, bool e
 } // namespace
 
 int tbprobe_main(int argc, const char* const* argv) {
-    std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
-    if (args.empty() || args[0] == "-h" || args[0] == "--help") {
-        std::cout << USAGE;
-        return args.empty() ? 2 : 0;
-    }
-    std::optional<std::string> path, random, seed, pieces, material;
-    for (auto [flag, what, out] :
-         {std::tuple{"--syzygy-path", "a folder", &path},
-          std::tuple{"--random", "a count", &random}, std::tuple{"--seed", "a number", &seed},
-          std::tuple{"--pieces", "a range like 3-4", &pieces},
-          std::tuple{"--material", "pieces like KBNvK", &material}}) {
-        if (auto err = take_value_flag(args, flag, what, *out)) {
-            std::cerr << "horizon tbprobe: " << *err << "\n";
-            return 2;
+    CommandLine cli("tbprobe", "Probe the Syzygy tables: the WDL and DTZ of a position, or of "
+                               "random positions.");
+    // clang-format off
+    cli.add()
+        ("syzygy-path", "the tables (folders joined by ':', ';' on Windows); required", cxxopts::value<std::string>(), "PATH")
+        ("fen", "the position (or its words without the flag)", cxxopts::value<std::string>(), "FEN")
+        ("random", "probe N random legal positions instead", cxxopts::value<std::string>(), "N")
+        ("seed", "with --random: the seed (default 1)", cxxopts::value<std::string>(), "N")
+        ("pieces", "with --random: pieces, kings included (default 3-4)", cxxopts::value<std::string>(), "MIN-MAX")
+        ("material", "with --random: only this material", cxxopts::value<std::string>(), "KBNvK");
+    // clang-format on
+    cli.positional({"fen-words"}, "", true); // shown in the synopsis
+    cli.synopsis("--syzygy-path PATH ([--fen] FEN | --random N [--seed N] [--pieces MIN-MAX] "
+                 "[--material KBNvK])");
+    cli.footer(FOOTER);
+    cxxopts::ParseResult args;
+    if (const auto status = cli.parse(argc, argv, args)) return *status;
+    std::string path, fen;
+    std::uint64_t n = 0, s = 1;
+    int lo = 3, hi = 4;
+    const std::optional<std::string> material = text_flag(args, "material");
+    try {
+        if (!args.count("syzygy-path")) throw UsageError("--syzygy-path is needed");
+        path = args["syzygy-path"].as<std::string>();
+        fen = fen_argument(args, "fen-words");
+        if (args.count("random") && !fen.empty())
+            throw UsageError("--random: a FEN or --random, not both");
+        if (!args.count("random")) {
+            for (const char* flag : {"seed", "pieces", "material"})
+                if (args.count(flag))
+                    throw UsageError(std::string("--") + flag + " goes with --random");
+        } else {
+            n = whole_flag(args, "random", 1, 100'000'000);
+            if (args.count("seed")) s = whole_flag(args, "seed", 0, UINT64_MAX);
         }
-    }
-    if (!path) {
-        std::cerr << "horizon tbprobe: --syzygy-path is needed\n" << USAGE;
-        return 2;
-    }
-    Tablebases tables;
-    const TbLoad load = tables.set_path(*path);
-    for (const auto& p : load.problems)
-        std::cerr << "horizon tbprobe: " << p << "\n";
-    if (!tables.enabled()) {
-        std::cerr << "horizon tbprobe: " << load.summary() << " in '" << *path << "'\n";
-        return 1;
-    }
-    std::string fen;
-    if (auto err = take_fen_words(args, fen)) {
-        std::cerr << "horizon tbprobe: " << *err << "\n";
-        return 2;
-    }
-    std::vector<Position> positions;
-    if (random && !fen.empty()) {
-        std::cerr << "horizon tbprobe: a FEN or --random, not both\n";
-        return 2;
-    }
-    if (random) {
-        std::uint64_t n = 0, s = 1;
-        int lo = 3, hi = 4;
-        try {
-            n = std::stoull(*random);
-            if (seed) s = std::stoull(*seed);
-            if (pieces) {
-                const auto dash = pieces->find('-');
-                lo = std::stoi(pieces->substr(0, dash));
-                hi = dash == std::string::npos ? lo : std::stoi(pieces->substr(dash + 1));
-            }
-        } catch (const std::exception&) {
-            std::cerr << "horizon tbprobe: --random, --seed and --pieces take numbers\n";
-            return 2;
+        if (auto pieces = text_flag(args, "pieces")) {
+            const auto dash = pieces->find('-');
+            lo = int(whole_number("--pieces", pieces->substr(0, dash), 2, TbConfig::MAX_PIECES));
+            hi = dash == std::string::npos ? lo
+                                           : int(whole_number("--pieces", pieces->substr(dash + 1),
+                                                              2, TbConfig::MAX_PIECES));
+            if (lo > hi) throw UsageError("--pieces: runs backwards: '" + *pieces + "'");
         }
-        if (lo < 2 || hi > tables.largest() || lo > hi) {
-            std::cerr << "horizon tbprobe: --pieces must lie within 2-" << tables.largest() << "\n";
-            return 2;
-        }
-        std::mt19937_64 rng(s);
         if (material) {
             const auto v = material->find('v');
             const bool ok = v != std::string::npos && material->size() <= 8 &&
                             material->find_first_not_of("KQRBNPv") == std::string::npos &&
                             std::count(material->begin(), material->end(), 'K') == 2 &&
                             (*material)[0] == 'K' && (*material)[v + 1] == 'K';
-            if (!ok) {
-                std::cerr << "horizon tbprobe: --material takes pieces like KBNvK\n";
-                return 2;
-            }
+            if (!ok) throw UsageError("--material: not pieces like KBNvK: '" + *material + "'");
         }
+    } catch (const UsageError& e) {
+        return cli.fail(e.what());
+    }
+    Tablebases tables;
+    const TbLoad load = tables.set_path(path);
+    for (const auto& p : load.problems)
+        std::cerr << "horizon tbprobe: " << p << "\n";
+    if (!tables.enabled()) {
+        std::cerr << "horizon tbprobe: " << load.summary() << " in '" << path << "'\n";
+        return 1;
+    }
+    if (hi > tables.largest())
+        return cli.fail("--pieces: the tables hold " + std::to_string(tables.largest()) +
+                        " pieces at most, not " + std::to_string(hi));
+    std::vector<Position> positions;
+    if (args.count("random")) {
+        std::mt19937_64 rng(s);
         while (material && positions.size() < n)
             if (auto pos = random_position(rng, 0, false, *material)) positions.push_back(*pos);
         while (!material && positions.size() < n) {
@@ -195,10 +191,7 @@ int tbprobe_main(int argc, const char* const* argv) {
         }
     } else {
         Position pos;
-        if (auto err = pos.set_fen(fen)) {
-            std::cerr << "horizon tbprobe: bad FEN: " << err->message << "\n";
-            return 2;
-        }
+        if (auto err = pos.set_fen(fen)) return cli.fail("bad FEN: " + err->message);
         positions.push_back(pos);
     }
     for (const auto& pos : positions) {

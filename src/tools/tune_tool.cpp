@@ -14,6 +14,7 @@
 
 #include <cxxopts.hpp>
 
+#include "tools/command_line.hpp"
 #include "tools/platform.hpp"
 #include "tools/progress.hpp"
 #include "train/gradient.hpp"
@@ -210,29 +211,30 @@ private:
 
 int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    cxxopts::Options options("horizon tune",
-                             "Fit the evaluation weights and the WDL model to labelled positions.");
+    CommandLine cli("tune", "Fit the evaluation weights and the WDL model to labelled positions.");
+    const auto text = [] { return cxxopts::value<std::string>(); };
     // clang-format off
-    options.add_options()
-        ("data", "data file (repeat, or separate with commas)", cxxopts::value<std::vector<std::string>>())
-        ("out", "output engine.json (required)", cxxopts::value<std::string>())
-        ("start", "starting weights: an engine.json-style file (default: the built-in weights)", cxxopts::value<std::string>())
-        ("epochs", "passes over the training set", cxxopts::value<int>()->default_value("50"))
-        ("lr", "Adam learning rate (centipawns per step)", cxxopts::value<double>()->default_value("0.5"))
-        ("batch", "positions per step (0 = the whole training set)", cxxopts::value<std::int64_t>()->default_value("16384"))
-        ("threads", "worker threads (default: the hardware's)", cxxopts::value<int>()->default_value(std::to_string(hw)))
-        ("lambda", "weight of the game result in the target (the rest: the search score)", cxxopts::value<double>()->default_value("1.0"))
-        ("max-positions", "read at most N data lines (0 = all)", cxxopts::value<std::uint64_t>()->default_value("0"))
-        ("seed", "seed of the validation split and the batch order", cxxopts::value<std::uint64_t>()->default_value("1"))
-        ("k", "(or --k) the sigmoid scale K; skips its fit", cxxopts::value<double>())
-        ("holdout", "fraction of positions held out for the validation loss (0 = none)", cxxopts::value<double>()->default_value("0.05"))
-        ("min-count", "keep a weight at its starting value when fewer than N training positions use it", cxxopts::value<std::uint64_t>()->default_value("0"))
-        ("l2", "pull every weight toward its start: adds L2 * ((weight - start) / 100 cp)^2 per weight to the loss (0 = none)", cxxopts::value<double>()->default_value("0"))
-        ("only", "fit only these terms (names as in engine.json, repeat or separate with commas); the rest keep their starting weights", cxxopts::value<std::vector<std::string>>())
+    cli.add()
+        ("data", "data file (repeat, or separate with commas)", cxxopts::value<std::vector<std::string>>(), "FILE")
+        ("out", "output engine.json (required)", text(), "FILE")
+        ("start", "starting weights: an engine.json-style file (default: the built-in weights)", text(), "FILE")
+        ("epochs", "passes over the training set", text()->default_value("50"), "N")
+        ("lr", "Adam learning rate (centipawns per step)", text()->default_value("0.5"), "X")
+        ("batch", "positions per step (0 = the whole training set)", text()->default_value("16384"), "N")
+        ("threads", "worker threads (the default: this machine's)", text()->default_value(std::to_string(hw)), "N")
+        ("lambda", "weight of the game result in the target (the rest: the search score)", text()->default_value("1.0"), "X")
+        ("max-positions", "read at most N data lines (0 = all)", text()->default_value("0"), "N")
+        ("seed", "seed of the validation split and the batch order", text()->default_value("1"), "N")
+        ("k", "(or --k) the sigmoid scale K; skips its fit", text(), "X")
+        ("holdout", "fraction of positions held out for the validation loss (0 = none)", text()->default_value("0.05"), "X")
+        ("min-count", "keep a weight at its starting value when fewer than N training positions use it", text()->default_value("0"), "N")
+        ("l2", "pull every weight toward its start: adds L2 * ((weight - start) / 100 cp)^2 per weight to the loss (0 = none)", text()->default_value("0"), "X")
+        ("only", "fit only these terms (names as in engine.json, repeat or separate with commas); the rest keep their starting weights", cxxopts::value<std::vector<std::string>>(), "TERMS")
         ("skip-bad", "warn about malformed data lines and skip them (default: stop at the first)")
-        ("no-wdl", "do not fit the win/draw/loss model")
-        ("h,help", "show this help");
+        ("no-wdl", "do not fit the win/draw/loss model");
     // clang-format on
+    cli.repeatable({"data", "only"});
+    cli.footer(HELP_FOOTER);
     // cxxopts takes a one-letter name for a short option only: read --k as -k.
     std::vector<std::string> words(argv, argv + argc);
     for (std::size_t i = 1; i < words.size(); ++i) {
@@ -248,67 +250,48 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
     for (const auto& word : words)
         word_ptrs.push_back(word.c_str());
     cxxopts::ParseResult args;
-    try {
-        args = options.parse(int(word_ptrs.size()), word_ptrs.data());
-    } catch (const std::exception& e) {
-        err << "horizon tune: " << e.what() << "\n" << options.help();
-        return 2;
-    }
-    if (args.count("help")) {
-        out << options.help() << HELP_FOOTER;
-        return 0;
-    }
+    if (const auto status = cli.parse(int(word_ptrs.size()), word_ptrs.data(), args, out, err))
+        return *status;
     TuneSettings o;
     try {
-        if (!args.unmatched().empty())
-            throw std::invalid_argument("unexpected argument '" + args.unmatched()[0] + "'");
-        if (!args.count("data")) throw std::invalid_argument("give at least one --data FILE");
-        if (!args.count("out")) throw std::invalid_argument("give --out FILE");
+        if (!args.count("data")) throw UsageError("give at least one --data FILE");
+        if (!args.count("out")) throw UsageError("give --out FILE");
         o.data = args["data"].as<std::vector<std::string>>();
         o.data.erase(std::remove(o.data.begin(), o.data.end(), std::string()), o.data.end());
-        if (o.data.empty()) throw std::invalid_argument("give at least one --data FILE");
+        if (o.data.empty()) throw UsageError("give at least one --data FILE");
         o.out = args["out"].as<std::string>();
-        if (args.count("start")) o.start = args["start"].as<std::string>();
-        o.epochs = args["epochs"].as<int>();
-        o.lr = args["lr"].as<double>();
-        o.batch = args["batch"].as<std::int64_t>();
-        o.threads = args["threads"].as<int>();
-        o.lambda = args["lambda"].as<double>();
-        o.max_positions = args["max-positions"].as<std::uint64_t>();
-        o.seed = args["seed"].as<std::uint64_t>();
-        if (args.count("k")) o.k = args["k"].as<double>();
-        o.holdout = args["holdout"].as<double>();
-        o.min_count = args["min-count"].as<std::uint64_t>();
-        o.l2 = args["l2"].as<double>();
+        o.start = text_flag(args, "start").value_or("");
+        o.epochs = int(whole_flag(args, "epochs", 0, 1'000'000));
+        o.lr = real_flag(args, "lr", 0, INFINITY);
+        if (!(o.lr > 0))
+            throw UsageError("--lr: must be positive: '" + args["lr"].as<std::string>() + "'");
+        o.batch = std::int64_t(whole_flag(args, "batch", 0, INT64_MAX));
+        o.threads = int(whole_flag(args, "threads", 1, 1024));
+        o.lambda = real_flag(args, "lambda", 0, 1);
+        o.max_positions = whole_flag(args, "max-positions", 0, UINT64_MAX);
+        o.seed = whole_flag(args, "seed", 0, UINT64_MAX);
+        if (args.count("k")) {
+            o.k = real_flag(args, "k", 0, INFINITY);
+            if (!(*o.k > 0))
+                throw UsageError("--k: must be positive: '" + args["k"].as<std::string>() + "'");
+        }
+        o.holdout = real_flag(args, "holdout", 0, 0.5);
+        o.min_count = whole_flag(args, "min-count", 0, UINT64_MAX);
+        o.l2 = real_flag(args, "l2", 0, INFINITY);
         if (args.count("only"))
             for (const std::string& name : args["only"].as<std::vector<std::string>>()) {
                 if (name.empty()) continue;
                 const std::optional<Term> term = find_term(name);
-                if (!term) throw std::invalid_argument("--only: no term '" + name + "'");
+                if (!term) throw UsageError("--only: no term '" + name + "'");
                 o.only.push_back(*term);
             }
         o.skip_bad = args.count("skip-bad") > 0;
         o.wdl = args.count("no-wdl") == 0;
-        if (o.epochs < 0) throw std::invalid_argument("--epochs must not be negative");
-        if (!(o.lr > 0) || !std::isfinite(o.lr))
-            throw std::invalid_argument("--lr must be positive");
-        if (o.batch < 0) throw std::invalid_argument("--batch must not be negative");
-        if (o.threads < 1 || o.threads > 1024)
-            throw std::invalid_argument("--threads must be 1..1024");
-        if (!(o.lambda >= 0 && o.lambda <= 1))
-            throw std::invalid_argument("--lambda must be in [0, 1]");
-        if (o.k && !(*o.k > 0 && std::isfinite(*o.k)))
-            throw std::invalid_argument("--k must be positive");
-        if (!(o.l2 >= 0) || !std::isfinite(o.l2))
-            throw std::invalid_argument("--l2 must not be negative");
-        if (!(o.holdout >= 0 && o.holdout <= 0.5))
-            throw std::invalid_argument("--holdout must be in [0, 0.5]");
         const auto dir = std::filesystem::path(o.out).parent_path();
         if (!dir.empty() && !std::filesystem::is_directory(dir))
-            throw std::invalid_argument("the directory of --out, '" + dir.string() +
-                                        "', does not exist");
+            throw UsageError("--out: the folder '" + dir.string() + "' does not exist");
         if (std::filesystem::is_directory(o.out))
-            throw std::invalid_argument("--out '" + o.out + "' is a directory");
+            throw UsageError("--out: '" + o.out + "' is a folder");
         // The output replaces its file: never one of the inputs.
         const auto same_file = [](const std::string& a, const std::string& b) {
             std::error_code ec;
@@ -316,14 +299,13 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
         };
         for (const auto& file : o.data) {
             if (std::filesystem::is_directory(file))
-                throw std::invalid_argument("--data '" + file + "' is a directory");
+                throw UsageError("--data: '" + file + "' is a folder");
             if (same_file(file, o.out))
-                throw std::invalid_argument("--out '" + o.out + "' is the data file '" + file +
-                                            "': it would be overwritten");
+                throw UsageError("--out: '" + o.out + "' is the data file '" + file +
+                                 "': it would be overwritten");
         }
-    } catch (const std::exception& e) {
-        err << "horizon tune: " << e.what() << " (horizon tune --help lists the options)\n";
-        return 2;
+    } catch (const UsageError& e) {
+        return cli.fail(e.what(), err);
     }
     try {
         const auto start = std::chrono::steady_clock::now();

@@ -10,6 +10,7 @@
 
 #include <cxxopts.hpp>
 
+#include "tools/command_line.hpp"
 #include "tools/platform.hpp"
 #include "tools/subprocess.hpp"
 
@@ -44,36 +45,25 @@ bool start_engine(Subprocess& e) {
 } // namespace
 
 int uci_bench_main(int argc, const char* const* argv) {
-    cxxopts::Options options(
-        "horizon uci-bench",
-        "Measure a UCI engine's responsiveness from outside, as a GUI sees it.");
+    CommandLine cli("uci-bench",
+                    "Measure a UCI engine's responsiveness from outside, as a GUI sees it.");
     // clang-format off
-    options.add_options()
-        ("engine", "engine binary (default: this horizon)", cxxopts::value<std::string>())
-        ("runs", "repetitions of each measurement", cxxopts::value<int>()->default_value("10"))
-        ("movetime", "movetime to check, ms", cxxopts::value<int>()->default_value("500"))
-        ("overhead", "Move Overhead to set, ms", cxxopts::value<int>()->default_value("30"))
-        ("h,help", "show this help");
+    cli.add()
+        ("engine", "engine binary (default: this horizon)", cxxopts::value<std::string>(), "FILE")
+        ("runs", "repetitions of each measurement", cxxopts::value<std::string>()->default_value("10"), "N")
+        ("movetime", "movetime to check", cxxopts::value<std::string>()->default_value("500"), "MS")
+        ("overhead", "Move Overhead to set", cxxopts::value<std::string>()->default_value("30"), "MS");
     // clang-format on
     cxxopts::ParseResult args;
+    if (const auto status = cli.parse(argc, argv, args)) return *status;
+    const std::string engine = text_flag(args, "engine").value_or(executable_path());
+    int runs = 0, movetime = 0, overhead = 0;
     try {
-        args = options.parse(argc, argv);
-    } catch (const std::exception& e) {
-        std::cerr << "horizon uci-bench: " << e.what() << "\n";
-        return 2;
-    }
-    if (args.count("help")) {
-        std::cout << options.help();
-        return 0;
-    }
-    const std::string engine =
-        args.count("engine") ? args["engine"].as<std::string>() : executable_path();
-    const int runs = args["runs"].as<int>();
-    const int movetime = args["movetime"].as<int>();
-    const int overhead = args["overhead"].as<int>();
-    if (runs < 1 || movetime < 1 || overhead < 0) {
-        std::cerr << "horizon uci-bench: --runs and --movetime must be positive\n";
-        return 2;
+        runs = int(whole_flag(args, "runs", 1, 10000));
+        movetime = int(whole_flag(args, "movetime", 1, 3'600'000));
+        overhead = int(whole_flag(args, "overhead", 0, 5000));
+    } catch (const UsageError& e) {
+        return cli.fail(e.what());
     }
     const std::vector<std::string> cmd{engine};
     Stats startup, isready, stop, mt, rss, hash;

@@ -195,19 +195,8 @@ void UciLoop::register_options() {
                       engine_.set_strength_seed(std::stoull(v));
                       return std::nullopt;
                   }});
-    // A level to play instead of UCI_Elo's, "NODES LINES TEMPERATURE MAX_LOSS"; empty: UCI_Elo's.
-    // For calibration (scripts/calibrate_elo.sh -R); it counts only with UCI_LimitStrength.
-    options_.add({"StrengthOverride", T::STRING, "", 0, 0, "",
-                  [this](const std::string& v) -> std::optional<std::string> {
-                      if (v.empty()) {
-                          engine_.set_strength_override(std::nullopt);
-                          return std::nullopt;
-                      }
-                      StrengthLevel level;
-                      if (auto err = parse_strength_row(v, level)) return clip(*err, 200);
-                      engine_.set_strength_override(level);
-                      return std::nullopt;
-                  }});
+    // A calibration's trial row of the strength table is no option a GUI shows: it comes from
+    // the command line (horizon --strength-override ROW) through the Engine.
     // A weights file in engine.json's schema; the default (or an empty value) is the built-in
     // weights. A file that cannot be loaded changes nothing.
     options_.add({"EvalFile", T::STRING, EVAL_FILE_BUILTIN, 0, 0, "",
