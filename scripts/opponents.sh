@@ -40,9 +40,10 @@ SELFPLAY_ADJUDICATION=(-resign movecount=3 score=600 twosided=true
                        -draw movenumber=34 movecount=8 score=20)
 
 # Where a fastchess built from source (`make` in its folder, outside this repository) is
-# usually found; scripts/spsa.py looks in the same places.
-FASTCHESS_PLACES=(/work/tools/fastchess/fastchess /work/fastchess/fastchess
-                  /opt/fastchess/fastchess)
+# looked for when neither $FASTCHESS nor PATH has it: beside the checkout, in tools/fastchess or
+# fastchess; scripts/spsa.py looks in the same places.
+_checkout=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+FASTCHESS_PLACES=("$_checkout/../tools/fastchess/fastchess" "$_checkout/../fastchess/fastchess")
 
 find_fastchess() {
   FASTCHESS_BIN=${FASTCHESS:-$(command -v fastchess || true)}

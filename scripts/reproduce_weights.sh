@@ -272,6 +272,7 @@ check_sha256() {
 
 # Unpacks tuning/games/$1 into $2 and fails unless its SHA-256 is $3 (what: $4).
 unpack_data() {
+  "$root/scripts/restore_data.sh" "tuning/games/$1" > /dev/null
   xz -dc "$root/tuning/games/$1" > "$2"
   check_sha256 "$2" "$3" "$4"
 }
@@ -349,6 +350,7 @@ echo "=== round 6, 11. training positions from the Horizon games kept in tuning/
 kept=()
 for f in 2026-12-02-spsa-25000n 2026-12-04-timeman-sprt-5+0.05 \
   2026-12-04-timeman-sprt-5+0.05-part2; do
+  "$root/scripts/restore_data.sh" "tuning/games/$f.pgn.xz" > /dev/null
   xz -dc "$root/tuning/games/$f.pgn.xz" > "$work/$f.pgn"
   kept+=("$work/$f.pgn")
 done

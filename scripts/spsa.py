@@ -47,9 +47,11 @@ def read_tunables(text):
     return {m[1]: (int(m[2]), int(m[3]), int(m[4])) for m in LINE.finditer(text)}
 
 
-# The usual places of a fastchess built from source, as FASTCHESS_PLACES in scripts/opponents.sh.
-FASTCHESS_PLACES = ("/work/tools/fastchess/fastchess", "/work/fastchess/fastchess",
-                    "/opt/fastchess/fastchess")
+# The usual places of a fastchess built from source, as FASTCHESS_PLACES in scripts/opponents.sh:
+# beside the checkout, in tools/fastchess or fastchess.
+_CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FASTCHESS_PLACES = tuple(os.path.normpath(os.path.join(_CHECKOUT, "..", *parts, "fastchess"))
+                         for parts in (("tools", "fastchess"), ("fastchess",)))
 
 
 # Games end early as sprt.sh ends them: SELFPLAY_ADJUDICATION in scripts/opponents.sh.
