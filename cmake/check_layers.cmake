@@ -9,15 +9,18 @@ if(NOT SOURCE_DIR)
 endif()
 get_filename_component(SOURCE_DIR "${SOURCE_DIR}" ABSOLUTE)
 
-# Lowest first. train and analysis stand side by side above engine (neither includes the
-# other); uci sits on engine alone: it includes neither train, analysis nor tools. tools, the
-# command-line front ends, may include every layer.
-set(layers core movegen eval notation search engine train analysis uci tools)
-set(may_include_core core)
-set(may_include_movegen core movegen)
-set(may_include_eval core eval)
-set(may_include_notation core movegen notation)
-set(may_include_search core movegen eval notation search)
+# Lowest first. platform, the ground floor (processes, terminal, memory pages, the CPU check:
+# every #ifdef _WIN32), includes nothing of Horizon's but its own files; every layer may include
+# it. train and analysis stand side by side above engine (neither includes the other); uci sits
+# on engine alone: it includes neither train, analysis nor tools. tools, the command-line front
+# ends, may include every layer.
+set(layers platform core movegen eval notation search engine train analysis uci tools)
+set(may_include_platform platform)
+set(may_include_core platform core)
+set(may_include_movegen platform core movegen)
+set(may_include_eval platform core eval)
+set(may_include_notation platform core movegen notation)
+set(may_include_search platform core movegen eval notation search)
 set(may_include_engine ${may_include_search} engine)
 set(may_include_train ${may_include_engine} train)
 set(may_include_analysis ${may_include_engine} analysis)

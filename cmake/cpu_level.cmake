@@ -1,7 +1,7 @@
 # The instruction set Horizon is compiled for, from HORIZON_LEVEL and HORIZON_NATIVE:
 #   HORIZON_ARCH_FLAGS    the -march (and -m) options of every file but the CPU check
 #   HORIZON_CPU_REQUIRES  HORIZON_TARGET_<X> definitions for the CPU check, one per extension
-#                         those options enable (src/core/cpu_check.cpp)
+#                         those options enable (src/platform/cpu_check.cpp)
 # The levels are GCC's: x86-64 (here with POPCNT, which every x86-64 CPU since 2008 has),
 # x86-64-v2 (SSE4.2, POPCNT) and x86-64-v3 (AVX2, BMI2, so PEXT slider lookups).
 set(HORIZON_ARCH_FLAGS "")

@@ -18,7 +18,7 @@
 #include "core/position.hpp"
 #include "movegen/movegen.hpp"
 #include "notation/epd.hpp"
-#include "tools/subprocess.hpp"
+#include "platform/subprocess.hpp"
 
 namespace horizon::test {
 

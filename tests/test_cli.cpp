@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "engine/config.hpp"
+#include "platform/subprocess.hpp"
 #include "search/strength.hpp"
 #include "tools/subcommands.hpp"
-#include "tools/subprocess.hpp"
 
 #include "support.hpp"
 

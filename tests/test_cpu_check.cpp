@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/cpu_check.hpp"
+#include "platform/cpu_check.hpp"
 
 using namespace horizon;
 

@@ -15,7 +15,7 @@
 #include "core/position.hpp"
 #include "eval/params.hpp"
 #include "notation/uci_move.hpp"
-#include "tools/subprocess.hpp"
+#include "platform/subprocess.hpp"
 
 #include "support.hpp"
 

@@ -9,26 +9,21 @@
 #include <memory>
 #include <sstream>
 
-#include <fcntl.h>
-#ifdef _WIN32
-#include <io.h>
-#else
-#include <unistd.h>
-#endif
-
 #if HORIZON_HAS_FATHOM
 #include <tbprobe.h>
 #endif
+
+#include "platform/quiet_output.hpp"
+#include "platform/system.hpp"
 
 namespace horizon {
 
 namespace {
 
-#ifdef _WIN32
-constexpr char PATH_SEPARATOR = ';';
-#else
-constexpr char PATH_SEPARATOR = ':';
-#endif
+// Fathom writes to standard output when it loads tables, and to standard error when it unloads
+// them (a message for every successful unmapping). UCI output is the engine's alone (one
+// writer, whole lines) and the problems are reported by set_path, so while the library loads
+// or unloads, both go to the null device (QuietOutput).
 
 // The magic number that opens each kind of table file (little-endian on disk), and the size
 // every complete table has modulo 64.
@@ -37,59 +32,6 @@ constexpr std::uint32_t DTZ_MAGIC = 0xa50c66d7;
 constexpr std::uintmax_t TABLE_SIZE_MOD_64 = 16;
 
 #if HORIZON_HAS_FATHOM
-// Fathom writes to standard output when it loads tables, and to standard error when it unloads
-// them (a message for every successful unmapping). UCI output is the engine's alone (one
-// writer, whole lines) and the problems are reported by set_path, so while the library loads
-// or unloads, both go to the null device.
-class QuietLibrary {
-public:
-    QuietLibrary() {
-        std::cout.flush();
-        std::cerr.flush();
-        std::fflush(stdout);
-        std::fflush(stderr);
-        for (int fd : {1, 2})
-            saved_[fd - 1] = silence(fd);
-    }
-    ~QuietLibrary() {
-        std::fflush(stdout);
-        std::fflush(stderr);
-        for (int fd : {1, 2})
-            restore(fd, saved_[fd - 1]);
-    }
-    QuietLibrary(const QuietLibrary&) = delete;
-    QuietLibrary& operator=(const QuietLibrary&) = delete;
-
-private:
-    // The system's descriptor calls, by their names on each system.
-#ifdef _WIN32
-    static int dup_fd(int fd) { return _dup(fd); }
-    static void dup2_fd(int from, int to) { _dup2(from, to); }
-    static void close_fd(int fd) { _close(fd); }
-    static int open_null() { return _open("NUL", _O_WRONLY); }
-#else
-    static int dup_fd(int fd) { return dup(fd); }
-    static void dup2_fd(int from, int to) { dup2(from, to); }
-    static void close_fd(int fd) { close(fd); }
-    static int open_null() { return open("/dev/null", O_WRONLY); }
-#endif
-    static int silence(int fd) {
-        const int saved = dup_fd(fd);
-        const int null = open_null();
-        if (null >= 0) {
-            dup2_fd(null, fd);
-            close_fd(null);
-        }
-        return saved;
-    }
-    static void restore(int fd, int saved) {
-        if (saved < 0) return;
-        dup2_fd(saved, fd);
-        close_fd(saved);
-    }
-    int saved_[2] = {-1, -1};
-};
-
 // "KQvKR": pieces of each side, kings first, as the files are named.
 bool is_table_name(const std::string& stem) {
     const auto v = stem.find('v');
@@ -199,7 +141,7 @@ std::vector<std::string> split_tb_path(const std::string& path) {
     std::vector<std::string> folders;
     std::string part;
     std::istringstream in(path);
-    while (std::getline(in, part, PATH_SEPARATOR))
+    while (std::getline(in, part, PATH_LIST_SEPARATOR))
         if (!part.empty()) folders.push_back(part);
     return folders;
 }
@@ -224,7 +166,7 @@ Tablebases::~Tablebases() {
     // and another Engine of the process may yet set a path.)
 #if HORIZON_HAS_FATHOM
     if (!path_.empty()) {
-        QuietLibrary quiet;
+        QuietOutput quiet;
         tb_init("");
     }
 #endif
@@ -247,7 +189,7 @@ TbLoad Tablebases::set_path(const std::string& path) {
             load.problems.push_back("'" + folder + "' is not a folder");
             continue;
         }
-        if (!usable.empty()) usable += PATH_SEPARATOR;
+        if (!usable.empty()) usable += PATH_LIST_SEPARATOR;
         usable += folder;
         for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
             const auto& file = entry.path();
@@ -276,7 +218,7 @@ TbLoad Tablebases::set_path(const std::string& path) {
     }
 
     {
-        QuietLibrary quiet;
+        QuietOutput quiet;
         tb_init(usable.c_str()); // "" unloads the tables a path loaded before
         path_ = usable;
     }

@@ -3,21 +3,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
-#include <vector>
+#include <utility>
 
-#if defined(_WIN32)
-#include <windows.h>
-#else
-#include <sys/mman.h>
-#include <unistd.h>
-#endif
+#include "platform/memory_pages.hpp"
 
 namespace horizon {
 
 namespace {
-[[maybe_unused]] constexpr std::size_t ALIGNMENT = 64; // the platforms without huge pages
 // Up to this size a clear is a memset of the whole table (so the first clear also puts the
 // table in memory before any search). A larger table has only the pages a search touched
 // zeroed (on Linux), as long as they are at most TOUCHED_CLEAR_MAX: the others are still
@@ -27,126 +20,22 @@ namespace {
 // depth 13 took 1.29x as long so (scripts/newgame_cost.py).
 constexpr std::size_t MEMSET_CLEAR_MAX = std::size_t(64) << 20;
 constexpr std::size_t TOUCHED_CLEAR_MAX = std::size_t(1) << 30;
-
-#if defined(__linux__)
-// On Linux the table lives in an anonymous mapping aligned to 2 MiB and, up to 1 GiB, asks
-// for transparent huge pages: a first touch then costs one fault per 2 MiB instead of one
-// per 4 KiB (on a virtual machine a 64 MiB table took 170-230 ms of page faults in the
-// first search, about 5 ms so), and the probes miss the TLB less. A larger table keeps
-// small pages: the first probes of a search fall on a new page almost every time, and
-// zeroing 2 MiB for each made depth 14 take twice as long in a 2 GiB table. The pages
-// arrive zeroed and only when touched, so any size is allocated at once.
-constexpr std::size_t HUGE_PAGE = std::size_t(2) << 20;
-constexpr std::size_t HUGE_PAGES_MAX = std::size_t(1) << 30;
-constexpr std::size_t TABLE_ALIGNMENT = HUGE_PAGE;
-
-std::uintptr_t table_start(void* raw);
-void* allocate_zeroed(std::size_t bytes, std::size_t& raw_bytes) {
-    raw_bytes = bytes + TABLE_ALIGNMENT;
-    void* raw =
-        mmap(nullptr, raw_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (raw == MAP_FAILED) return nullptr;
-    if (bytes <= HUGE_PAGES_MAX) // advice only: may fail, and nothing depends on it
-        madvise(reinterpret_cast<void*>(table_start(raw)), bytes, MADV_HUGEPAGE);
-    return raw;
-}
-void free_zeroed(void* raw, std::size_t raw_bytes) {
-    if (raw) munmap(raw, raw_bytes);
-}
-
-// Zeroes the pages of the table at `start` (page-aligned) that are in memory, and returns
-// true; returns false, doing nothing, when more than `cap` bytes of it are.
-bool clear_touched(void* start, std::size_t bytes, std::size_t cap) {
-    const long page_size = sysconf(_SC_PAGESIZE);
-    if (page_size <= 0) return false;
-    const std::size_t page = std::size_t(page_size);
-    std::vector<unsigned char> in_memory((bytes + page - 1) / page);
-    if (mincore(start, bytes, in_memory.data()) != 0) return false;
-    std::size_t touched = 0;
-    for (unsigned char p : in_memory)
-        touched += (p & 1) ? page : 0;
-    if (touched > cap) return false;
-    auto* base = static_cast<unsigned char*>(start);
-    for (std::size_t i = 0; i < in_memory.size();) {
-        std::size_t end = i;
-        while (end < in_memory.size() && (in_memory[end] & 1))
-            ++end;
-        if (end > i) std::memset(base + i * page, 0, std::min(bytes, end * page) - i * page);
-        i = end + 1;
-    }
-    return true;
-}
-#elif defined(_WIN32)
-// On Windows the table is committed with VirtualAlloc, which hands out pages that are zeroed
-// and only backed by memory when first touched (calloc gives no such promise), or fails
-// when the commit limit cannot take the size.
-constexpr std::size_t TABLE_ALIGNMENT = ALIGNMENT;
-
-void* allocate_zeroed(std::size_t bytes, std::size_t& raw_bytes) {
-    raw_bytes = bytes + TABLE_ALIGNMENT;
-    return VirtualAlloc(nullptr, raw_bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
-}
-void free_zeroed(void* raw, std::size_t) {
-    if (raw) VirtualFree(raw, 0, MEM_RELEASE);
-}
-#else
-constexpr std::size_t TABLE_ALIGNMENT = ALIGNMENT;
-
-void* allocate_zeroed(std::size_t bytes, std::size_t& raw_bytes) {
-    raw_bytes = bytes + TABLE_ALIGNMENT;
-    return std::calloc(raw_bytes, 1);
-}
-void free_zeroed(void* raw, std::size_t) { std::free(raw); }
-#endif
-
-#if !defined(__linux__)
-// Elsewhere no page is known to be in memory: a large table is handed back and asked for again.
-bool clear_touched(void*, std::size_t, std::size_t) { return false; }
-#endif
-
-// The table's first byte in what allocate_zeroed returned (it allocates TABLE_ALIGNMENT more).
-std::uintptr_t table_start(void* raw) {
-    return (reinterpret_cast<std::uintptr_t>(raw) + TABLE_ALIGNMENT - 1) & ~(TABLE_ALIGNMENT - 1);
-}
 } // namespace
 
-std::size_t TranspositionTable::physical_mib() {
-#if defined(_WIN32)
-    MEMORYSTATUSEX status;
-    status.dwLength = sizeof status;
-    if (!GlobalMemoryStatusEx(&status)) return 0;
-    return std::size_t(status.ullTotalPhys >> 20);
-#else
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || page <= 0) return 0;
-    return std::size_t((unsigned long long)pages * (unsigned long long)page >> 20);
-#endif
-}
+std::size_t TranspositionTable::physical_mib() { return physical_memory_mib(); }
 
-TranspositionTable::~TranspositionTable() { release(); }
-
-void TranspositionTable::release() {
-    free_zeroed(raw_, raw_bytes_);
-    raw_ = nullptr;
-    raw_bytes_ = 0;
-    buckets_ = nullptr;
-}
-
-void TranspositionTable::adopt(void* raw, std::size_t raw_bytes) {
-    release();
-    raw_ = raw;
-    raw_bytes_ = raw_bytes;
-    buckets_ = reinterpret_cast<Bucket*>(table_start(raw));
+void TranspositionTable::adopt(ZeroedPages pages) {
+    pages_ = std::move(pages);
+    buckets_ = static_cast<Bucket*>(pages_.data());
 }
 
 bool TranspositionTable::resize(std::size_t mib) {
     const std::size_t physical = physical_mib();
-    if (raw_ && physical && mib > physical) return false;
+    if (buckets_ && physical && mib > physical) return false;
     const std::size_t count = std::max<std::size_t>(1, mib * 1024 * 1024 / sizeof(Bucket));
-    std::size_t raw_bytes = 0;
-    void* raw = allocate_zeroed(count * sizeof(Bucket), raw_bytes);
-    if (!raw) return false;
-    adopt(raw, raw_bytes);
+    ZeroedPages pages = ZeroedPages::allocate(count * sizeof(Bucket));
+    if (!pages) return false;
+    adopt(std::move(pages));
     count_ = count;
     mib_ = mib;
     generation_ = 0;
@@ -157,10 +46,9 @@ void TranspositionTable::clear() {
     generation_ = 0;
     const std::size_t bytes = count_ * sizeof(Bucket);
     if (bytes > MEMSET_CLEAR_MAX) {
-        if (clear_touched(buckets_, bytes, TOUCHED_CLEAR_MAX)) return;
-        std::size_t raw_bytes = 0;
-        if (void* raw = allocate_zeroed(bytes, raw_bytes)) {
-            adopt(raw, raw_bytes);
+        if (pages_.clear_touched(TOUCHED_CLEAR_MAX)) return;
+        if (ZeroedPages fresh = ZeroedPages::allocate(bytes)) {
+            adopt(std::move(fresh));
             return;
         }
         // Without a second table's worth of address space, it clears in place.

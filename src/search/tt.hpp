@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "core/types.hpp"
+#include "platform/memory_pages.hpp"
 
 namespace horizon {
 
@@ -22,7 +23,6 @@ struct TTData {
 class TranspositionTable {
 public:
     explicit TranspositionTable(std::size_t mib = 16) { resize(mib); }
-    ~TranspositionTable();
     TranspositionTable(const TranspositionTable&) = delete;
     TranspositionTable& operator=(const TranspositionTable&) = delete;
 
@@ -63,12 +63,10 @@ private:
         return std::size_t((static_cast<unsigned __int128>(key) * count_) >> 64);
     }
 
-    void release();
-    void adopt(void* raw, std::size_t raw_bytes); // frees the old table, uses raw aligned
+    void adopt(ZeroedPages pages); // frees the old table
 
-    void* raw_ = nullptr;       // what allocate_zeroed returned
-    std::size_t raw_bytes_ = 0; // and its size
-    Bucket* buckets_ = nullptr; // raw_ aligned to a cache line
+    ZeroedPages pages_;
+    Bucket* buckets_ = nullptr; // pages_.data()
     std::size_t count_ = 0;
     std::size_t mib_ = 0;
     std::uint8_t generation_ = 0;

@@ -17,8 +17,8 @@
 
 #include <cxxopts.hpp>
 
+#include "platform/system.hpp"
 #include "tools/command_line.hpp"
-#include "tools/platform.hpp"
 #include "tools/progress.hpp"
 #include "train/data_line.hpp"
 #include "train/pgn_samples.hpp"

@@ -12,9 +12,9 @@
 #include "movegen/perft.hpp"
 #include "notation/epd.hpp"
 #include "notation/uci_move.hpp"
+#include "platform/subprocess.hpp"
+#include "platform/system.hpp"
 #include "tools/command_line.hpp"
-#include "tools/platform.hpp"
-#include "tools/subprocess.hpp"
 
 namespace horizon {
 

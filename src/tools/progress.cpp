@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <ostream>
 
-#include "tools/platform.hpp"
+#include "platform/system.hpp"
 
 namespace horizon {
 

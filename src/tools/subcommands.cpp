@@ -5,6 +5,7 @@
 
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
+#include "platform/system.hpp"
 #include "search/strength.hpp"
 #include "tools/analyze.hpp"
 #include "tools/bench.hpp"
@@ -14,7 +15,6 @@
 #include "tools/eval_tool.hpp"
 #include "tools/perft_tool.hpp"
 #include "tools/pgn_tool.hpp"
-#include "tools/platform.hpp"
 #include "tools/tb_tool.hpp"
 #include "tools/tune_tool.hpp"
 #include "tools/uci_bench.hpp"

@@ -14,8 +14,8 @@
 
 #include <cxxopts.hpp>
 
+#include "platform/system.hpp"
 #include "tools/command_line.hpp"
-#include "tools/platform.hpp"
 #include "tools/progress.hpp"
 #include "train/gradient.hpp"
 #include "train/tune.hpp"

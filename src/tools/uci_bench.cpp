@@ -10,9 +10,9 @@
 
 #include <cxxopts.hpp>
 
+#include "platform/subprocess.hpp"
+#include "platform/system.hpp"
 #include "tools/command_line.hpp"
-#include "tools/platform.hpp"
-#include "tools/subprocess.hpp"
 
 namespace horizon {
 

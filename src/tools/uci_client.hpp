@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "core/position.hpp"
+#include "platform/subprocess.hpp"
 #include "search/search.hpp"
 #include "search/timeman.hpp"
-#include "tools/subprocess.hpp"
 
 namespace horizon {
 

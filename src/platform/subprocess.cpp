@@ -1,4 +1,4 @@
-#include "tools/subprocess.hpp"
+#include "platform/subprocess.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -1,5 +1,5 @@
 // Compiled for baseline x86-64 without LTO (see cpu_check.hpp): only C library calls here.
-#include "core/cpu_check.hpp"
+#include "platform/cpu_check.hpp"
 
 #include <cpuid.h>
 

@@ -1,4 +1,4 @@
-#include "tools/platform.hpp"
+#include "platform/system.hpp"
 
 #if defined(_WIN32)
 #include <fcntl.h>

@@ -1,11 +1,19 @@
-// The operating-system services the tools use beyond standard C++, each with a POSIX and a
-// Windows implementation (platform.cpp).
+// The operating-system services beyond standard C++, each with a POSIX and a Windows
+// implementation (system.cpp). The ground floor: nothing of Horizon is included.
 #pragma once
 
 #include <cstdio>
 #include <string>
 
 namespace horizon {
+
+// The separator of the folders in a list of paths (SyzygyPath): ';' on Windows, where a drive
+// letter's colon is part of a folder, ':' elsewhere.
+#ifdef _WIN32
+inline constexpr char PATH_LIST_SEPARATOR = ';';
+#else
+inline constexpr char PATH_LIST_SEPARATOR = ':';
+#endif
 
 // The most memory this process has held in RAM so far (resident set on POSIX, working set on
 // Windows), KiB; -1 when the system does not say.
