@@ -109,6 +109,148 @@ void Position::set_castling_right(Color c, Square rook_sq) {
         (between_bb(ksq, kto) | between_bb(rook_sq, rto)) & ~(square_bb(ksq) | square_bb(rook_sq));
 }
 
+// 1. Piece placement, and the numbers of kings, pawns and pieces a position can have.
+std::optional<FenError> Position::read_placement(std::string_view placement) {
+    int rank = 7, file = 0;
+    bool last_digit = false;
+    for (std::size_t i = 0; i < placement.size(); ++i) {
+        const char c = placement[i];
+        if (c == '/') {
+            if (file != 8)
+                return fen_error("placement: rank " + std::to_string(rank + 1) + " has " +
+                                 std::to_string(file) + " files, expected 8");
+            if (--rank < 0) return fen_error("placement: more than 8 ranks");
+            file = 0;
+            last_digit = false;
+        } else if (c >= '1' && c <= '8') {
+            if (last_digit)
+                return fen_error("placement: two digits in a row on rank " +
+                                 std::to_string(rank + 1));
+            file += c - '0';
+            last_digit = true;
+            if (file > 8)
+                return fen_error("placement: rank " + std::to_string(rank + 1) +
+                                 " has more than 8 files");
+        } else {
+            const std::size_t idx = PIECE_CHARS.find(c);
+            if (c == ' ' || idx == std::string_view::npos)
+                return fen_error(std::string("placement: bad character '") + c + "'");
+            if (file >= 8)
+                return fen_error("placement: rank " + std::to_string(rank + 1) +
+                                 " has more than 8 files");
+            put_piece(Piece(idx), make_square(file, rank));
+            ++file;
+            last_digit = false;
+        }
+    }
+    if (rank != 0)
+        return fen_error("placement: " + std::to_string(8 - rank) + " ranks, expected 8");
+    if (file != 8)
+        return fen_error("placement: rank 1 has " + std::to_string(file) + " files, expected 8");
+    for (Color c : {WHITE, BLACK}) {
+        const int kings = count(c, KING);
+        if (kings != 1)
+            return fen_error(std::string(c == WHITE ? "white" : "black") + " has " +
+                             std::to_string(kings) + " kings, expected exactly 1");
+        if (count(c, PAWN) > 8)
+            return fen_error(std::string(c == WHITE ? "white" : "black") +
+                             " has more than 8 pawns");
+        if (popcount(pieces(c)) > 16)
+            return fen_error(std::string(c == WHITE ? "white" : "black") +
+                             " has more than 16 pieces");
+    }
+    if (pieces(PAWN) & (RANK_1_BB | RANK_8_BB)) return fen_error("placement: pawn on rank 1 or 8");
+    return std::nullopt;
+}
+
+// 2. Side to move.
+std::optional<FenError> Position::read_side_to_move(std::string_view field) {
+    if (field == "w")
+        side_ = WHITE;
+    else if (field == "b")
+        side_ = BLACK;
+    else
+        return fen_error("side to move must be 'w' or 'b', got '" + std::string(field) + "'");
+    return std::nullopt;
+}
+
+// 3. Castling: '-', KQkq (X-FEN: outermost rook) or rook files (Shredder-FEN).
+std::optional<FenError> Position::read_castling(std::string_view field, bool chess960) {
+    chess960_ = chess960;
+    if (field != "-") {
+        bool shredder = false;
+        for (char c : field) {
+            const Color color = std::isupper(static_cast<unsigned char>(c)) ? WHITE : BLACK;
+            const char up = char(std::toupper(static_cast<unsigned char>(c)));
+            const Square ksq = king_square(color);
+            const int back = relative_rank(color, 0);
+            const std::string who = color == WHITE ? "white" : "black";
+            if (rank_of(ksq) != back)
+                return fen_error(std::string("castling: right '") + c + "' but the " + who +
+                                 " king is not on its first rank");
+            const Piece rook = make_piece(color, ROOK);
+            Square rsq = NO_SQUARE;
+            if (up == 'K' || up == 'Q') {
+                // Outermost rook on that wing.
+                for (int f = up == 'K' ? 7 : 0; up == 'K' ? f > file_of(ksq) : f < file_of(ksq);
+                     f += up == 'K' ? -1 : 1) {
+                    if (board_[make_square(f, back)] == rook) {
+                        rsq = make_square(f, back);
+                        break;
+                    }
+                }
+            } else if (up >= 'A' && up <= 'H') {
+                shredder = true;
+                const Square s = make_square(up - 'A', back);
+                if (board_[s] == rook && s != ksq) rsq = s;
+            } else {
+                return fen_error(std::string("castling: bad character '") + c + "'");
+            }
+            if (rsq == NO_SQUARE)
+                return fen_error(std::string("castling: right '") + c + "' but no " + who +
+                                 " rook in place for it");
+            const int index = castling_index(color, file_of(rsq) > file_of(ksq));
+            if (st_.castling & (1 << index))
+                return fen_error(std::string("castling: right for the same wing given twice ('") +
+                                 c + "')");
+            set_castling_right(color, rsq);
+        }
+        // Anything but king on e and rooks on a/h is Chess960.
+        for (int i = 0; i < 4; ++i) {
+            if (!(st_.castling & (1 << i))) continue;
+            const Color color = Color(i / 2);
+            if (shredder || king_square(color) != relative_square(color, E1) ||
+                (file_of(castling_rook_[i]) != 0 && file_of(castling_rook_[i]) != 7))
+                chess960_ = true;
+        }
+    }
+    return std::nullopt;
+}
+
+// 4. En passant.
+std::optional<FenError> Position::read_en_passant(std::string_view field) {
+    if (field != "-") {
+        const std::string_view ep = field;
+        if (ep.size() != 2 || ep[0] < 'a' || ep[0] > 'h' || ep[1] < '1' || ep[1] > '8')
+            return fen_error("en passant: '" + std::string(ep) + "' is not a square");
+        const Square s = make_square(ep[0] - 'a', ep[1] - '1');
+        const Color us = side_;
+        const int expected_rank = us == WHITE ? 5 : 2;
+        const Square pushed = Square(s - pawn_push(us)); // the pawn that moved two
+        const Square origin = Square(s + pawn_push(us)); // where it came from
+        if (rank_of(s) != expected_rank)
+            return fen_error("en passant: square " + std::string(ep) + " is impossible with " +
+                             (us == WHITE ? "white" : "black") + " to move (must be on rank " +
+                             std::to_string(expected_rank + 1) + ")");
+        if (board_[pushed] != make_piece(~us, PAWN) || !empty(s) || !empty(origin))
+            return fen_error("en passant: square " + std::string(ep) +
+                             " does not follow a double pawn push");
+        // Only kept when a pawn can actually capture there, so equal positions hash equal.
+        if (pawn_attacks(~us, s) & pieces(us, PAWN)) st_.ep_square = s;
+    }
+    return std::nullopt;
+}
+
 std::optional<FenError> Position::set_fen(std::string_view fen, bool chess960) {
     const auto fields = split_fields(fen);
     // The two move counters may be left off together (EPD and many web pages give four
@@ -122,140 +264,10 @@ std::optional<FenError> Position::set_fen(std::string_view fen, bool chess960) {
     Position p{Blank{}};
     p.clear();
 
-    // 1. Piece placement.
-    {
-        const std::string_view placement = fields[0];
-        int rank = 7, file = 0;
-        bool last_digit = false;
-        for (std::size_t i = 0; i < placement.size(); ++i) {
-            const char c = placement[i];
-            if (c == '/') {
-                if (file != 8)
-                    return fen_error("placement: rank " + std::to_string(rank + 1) + " has " +
-                                     std::to_string(file) + " files, expected 8");
-                if (--rank < 0) return fen_error("placement: more than 8 ranks");
-                file = 0;
-                last_digit = false;
-            } else if (c >= '1' && c <= '8') {
-                if (last_digit)
-                    return fen_error("placement: two digits in a row on rank " +
-                                     std::to_string(rank + 1));
-                file += c - '0';
-                last_digit = true;
-                if (file > 8)
-                    return fen_error("placement: rank " + std::to_string(rank + 1) +
-                                     " has more than 8 files");
-            } else {
-                const std::size_t idx = PIECE_CHARS.find(c);
-                if (c == ' ' || idx == std::string_view::npos)
-                    return fen_error(std::string("placement: bad character '") + c + "'");
-                if (file >= 8)
-                    return fen_error("placement: rank " + std::to_string(rank + 1) +
-                                     " has more than 8 files");
-                p.put_piece(Piece(idx), make_square(file, rank));
-                ++file;
-                last_digit = false;
-            }
-        }
-        if (rank != 0)
-            return fen_error("placement: " + std::to_string(8 - rank) + " ranks, expected 8");
-        if (file != 8)
-            return fen_error("placement: rank 1 has " + std::to_string(file) +
-                             " files, expected 8");
-    }
-    for (Color c : {WHITE, BLACK}) {
-        const int kings = p.count(c, KING);
-        if (kings != 1)
-            return fen_error(std::string(c == WHITE ? "white" : "black") + " has " +
-                             std::to_string(kings) + " kings, expected exactly 1");
-        if (p.count(c, PAWN) > 8)
-            return fen_error(std::string(c == WHITE ? "white" : "black") +
-                             " has more than 8 pawns");
-        if (popcount(p.pieces(c)) > 16)
-            return fen_error(std::string(c == WHITE ? "white" : "black") +
-                             " has more than 16 pieces");
-    }
-    if (p.pieces(PAWN) & (RANK_1_BB | RANK_8_BB))
-        return fen_error("placement: pawn on rank 1 or 8");
-
-    // 2. Side to move.
-    if (fields[1] == "w")
-        p.side_ = WHITE;
-    else if (fields[1] == "b")
-        p.side_ = BLACK;
-    else
-        return fen_error("side to move must be 'w' or 'b', got '" + std::string(fields[1]) + "'");
-
-    // 3. Castling: '-', KQkq (X-FEN: outermost rook) or rook files (Shredder-FEN).
-    p.chess960_ = chess960;
-    if (fields[2] != "-") {
-        bool shredder = false;
-        for (char c : fields[2]) {
-            const Color color = std::isupper(static_cast<unsigned char>(c)) ? WHITE : BLACK;
-            const char up = char(std::toupper(static_cast<unsigned char>(c)));
-            const Square ksq = p.king_square(color);
-            const int back = relative_rank(color, 0);
-            const std::string who = color == WHITE ? "white" : "black";
-            if (rank_of(ksq) != back)
-                return fen_error(std::string("castling: right '") + c + "' but the " + who +
-                                 " king is not on its first rank");
-            const Piece rook = make_piece(color, ROOK);
-            Square rsq = NO_SQUARE;
-            if (up == 'K' || up == 'Q') {
-                // Outermost rook on that wing.
-                for (int f = up == 'K' ? 7 : 0; up == 'K' ? f > file_of(ksq) : f < file_of(ksq);
-                     f += up == 'K' ? -1 : 1) {
-                    if (p.board_[make_square(f, back)] == rook) {
-                        rsq = make_square(f, back);
-                        break;
-                    }
-                }
-            } else if (up >= 'A' && up <= 'H') {
-                shredder = true;
-                const Square s = make_square(up - 'A', back);
-                if (p.board_[s] == rook && s != ksq) rsq = s;
-            } else {
-                return fen_error(std::string("castling: bad character '") + c + "'");
-            }
-            if (rsq == NO_SQUARE)
-                return fen_error(std::string("castling: right '") + c + "' but no " + who +
-                                 " rook in place for it");
-            const int index = castling_index(color, file_of(rsq) > file_of(ksq));
-            if (p.st_.castling & (1 << index))
-                return fen_error(std::string("castling: right for the same wing given twice ('") +
-                                 c + "')");
-            p.set_castling_right(color, rsq);
-        }
-        // Anything but king on e and rooks on a/h is Chess960.
-        for (int i = 0; i < 4; ++i) {
-            if (!(p.st_.castling & (1 << i))) continue;
-            const Color color = Color(i / 2);
-            if (shredder || p.king_square(color) != relative_square(color, E1) ||
-                (file_of(p.castling_rook_[i]) != 0 && file_of(p.castling_rook_[i]) != 7))
-                p.chess960_ = true;
-        }
-    }
-
-    // 4. En passant.
-    if (fields[3] != "-") {
-        const std::string_view ep = fields[3];
-        if (ep.size() != 2 || ep[0] < 'a' || ep[0] > 'h' || ep[1] < '1' || ep[1] > '8')
-            return fen_error("en passant: '" + std::string(ep) + "' is not a square");
-        const Square s = make_square(ep[0] - 'a', ep[1] - '1');
-        const Color us = p.side_;
-        const int expected_rank = us == WHITE ? 5 : 2;
-        const Square pushed = Square(s - pawn_push(us)); // the pawn that moved two
-        const Square origin = Square(s + pawn_push(us)); // where it came from
-        if (rank_of(s) != expected_rank)
-            return fen_error("en passant: square " + std::string(ep) + " is impossible with " +
-                             (us == WHITE ? "white" : "black") + " to move (must be on rank " +
-                             std::to_string(expected_rank + 1) + ")");
-        if (p.board_[pushed] != make_piece(~us, PAWN) || !p.empty(s) || !p.empty(origin))
-            return fen_error("en passant: square " + std::string(ep) +
-                             " does not follow a double pawn push");
-        // Only kept when a pawn can actually capture there, so equal positions hash equal.
-        if (pawn_attacks(~us, s) & p.pieces(us, PAWN)) p.st_.ep_square = s;
-    }
+    if (auto err = p.read_placement(fields[0])) return err;
+    if (auto err = p.read_side_to_move(fields[1])) return err;
+    if (auto err = p.read_castling(fields[2], chess960)) return err;
+    if (auto err = p.read_en_passant(fields[3])) return err;
 
     // 5-6. Clocks, when given.
     const auto halfmove = fields.size() > 4 ? parse_count(fields[4]) : std::optional<int>(0);

@@ -189,6 +189,11 @@ private:
     bool is_legal_castling(Square king_from, Square rook_from) const;
     Bitboard compute_checkers() const;
     std::optional<FenError> validate() const;
+    // The FEN fields, read into a blank position by set_fen in this order.
+    std::optional<FenError> read_placement(std::string_view placement);
+    std::optional<FenError> read_side_to_move(std::string_view field);
+    std::optional<FenError> read_castling(std::string_view field, bool chess960);
+    std::optional<FenError> read_en_passant(std::string_view field);
 
     Bitboard by_type_[PIECE_TYPE_NB]{}; // [0] = all pieces
     Bitboard by_color_[COLOR_NB]{};
