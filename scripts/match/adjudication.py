@@ -17,33 +17,11 @@ share of playing time), and how many adjudicated games had ended with another re
 import argparse
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import pgn_games  # noqa: E402
-
-OPPONENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "opponents.sh")
-
-
-def selfplay_adjudication():
-    """The fastchess arguments of SELFPLAY_ADJUDICATION in scripts/match/opponents.sh, their one
-    owner (sprt.sh uses them there, spsa.py through this)."""
-    out = subprocess.run(["bash", "-c", '. "$1" && printf "%s\\n" "${SELFPLAY_ADJUDICATION[@]}"',
-                          "bash", OPPONENTS], capture_output=True, text=True, check=True)
-    return out.stdout.split()
-
-
-def settings(arguments):
-    """{"-resign": {"movecount": "3", ...}, "-draw": {...}} from fastchess arguments."""
-    found, flag = {}, None
-    for word in arguments:
-        if word.startswith("-"):
-            flag = found.setdefault(word, {})
-        else:
-            key, value = word.split("=", 1)
-            flag[key] = value
-    return found
+from adjudication_rules import selfplay_adjudication, settings  # noqa: E402
 
 SCORE = re.compile(r"([+-])(M?)(\d+(?:\.\d+)?)/")
 

@@ -26,7 +26,6 @@ on PATH, else a usual place (FASTCHESS_PLACES).
 """
 
 import argparse
-import importlib.util
 import json
 import os
 import random
@@ -34,6 +33,10 @@ import re
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+# Games end early as sprt.sh ends them: SELFPLAY_ADJUDICATION in scripts/match/opponents.sh.
+import adjudication_rules  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PARAMS = os.path.join(ROOT, "src", "search", "params.hpp")
@@ -51,13 +54,6 @@ def read_tunables(text):
 # scripts/match/opponents.sh: beside the checkout, in tools/fastchess or fastchess.
 FASTCHESS_PLACES = tuple(os.path.normpath(os.path.join(ROOT, "..", *parts, "fastchess"))
                          for parts in (("tools", "fastchess"), ("fastchess",)))
-
-
-# Games end early as sprt.sh ends them: SELFPLAY_ADJUDICATION in scripts/match/opponents.sh.
-_spec = importlib.util.spec_from_file_location(
-    "adjudication", os.path.join(os.path.dirname(os.path.abspath(__file__)), "adjudication.py"))
-adjudication = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(adjudication)
 
 
 def fastchess_path():
@@ -96,7 +92,7 @@ def play(state, plus, minus, k, work):
         "-srand", str(state["seed"] * 1000003 + k),
         "-rounds", str(state["pairs"]), "-games", "2", "-repeat",
         "-concurrency", str(state["concurrency"])] + (
-        adjudication.selfplay_adjudication() if state.get("adjudicate", True) else []) + [
+        adjudication_rules.selfplay_adjudication() if state.get("adjudicate", True) else []) + [
         "-pgnout", f"file={os.path.join(work, 'games.pgn')}"]
     run = subprocess.run(cmd, capture_output=True, text=True, check=False)
     found = re.findall(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)", run.stdout)
