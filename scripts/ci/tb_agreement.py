@@ -17,6 +17,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import uci  # noqa: E402
+
 WDL_NAMES = {"win": 2, "cursed win": 1, "draw": 0, "blessed loss": -1, "loss": -2}
 FATHOM_WDL = {"Win": 2, "CursedWin": 1, "Draw": 0, "BlessedLoss": -1, "Loss": -2}
 # Stockfish 15.1 reports a table win as this many centipawns or more (a cursed win below it).
@@ -25,43 +28,25 @@ SF_TB_WIN_CP = 8000
 
 class Stockfish:
     def __init__(self, path, tables, rule50):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-        self.send("uci")
-        self.wait_for("uciok")
-        self.send(f"setoption name SyzygyPath value {tables}")
-        self.send(f"setoption name Syzygy50MoveRule value {'true' if rule50 else 'false'}")
-        self.send("setoption name Use NNUE value false")
-        self.send("isready")
-        self.wait_for("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-
-    def wait_for(self, word):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("stockfish ended")
-            lines.append(line)
-            if line.split()[:1] == [word]:
-                return lines
+        self.engine = uci.Engine([path])
+        self.engine.uci()
+        self.engine.setoption("SyzygyPath", tables)
+        self.engine.setoption("Syzygy50MoveRule", "true" if rule50 else "false")
+        self.engine.setoption("Use NNUE", "false")
+        self.engine.isready()
 
     def score(self, fen):
         """The last reported score of a depth-1 search: ('cp', n) or ('mate', n)."""
-        self.send(f"position fen {fen}")
-        self.send("go depth 1")
+        self.engine.position(fen)
         score = None
-        for line in self.wait_for("bestmove"):
+        for line in self.engine.go("depth 1").lines:
             m = re.search(r" score (cp|mate) (-?\d+)", line)
             if m:
                 score = (m.group(1), int(m.group(2)))
         return score
 
     def close(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
+        self.engine.quit()
 
 
 def sign_class(score):

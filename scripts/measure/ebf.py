@@ -12,71 +12,11 @@ Threads 1 against Threads 2) are compared by running this twice, side by side.
 """
 import argparse
 import os
-import re
 import statistics
-import subprocess
 import sys
-import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def bench_fens():
-    text = (ROOT / "src/engine/bench.cpp").read_text()
-    block = text[text.index("BENCH_FENS[] = {"):text.index("};", text.index("BENCH_FENS[] = {"))]
-    return re.findall(r'"([^"]+)"', block)
-
-
-def start_engine(engine, cpus=None):
-    """Starts a UCI engine on the CPUs `cpus` (None: any); returns the process and a function
-    that sends it one line."""
-    pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus is not None else None
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                         bufsize=1, preexec_fn=pin)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    return p, send
-
-
-def search(engine, fen, depth, threads, hash_mb, limit_s, cpus=None):
-    """`cpus`: the CPUs the engine may run on (None: any)."""
-    p, send = start_engine(engine, cpus)
-    send("uci")
-    send(f"setoption name Threads value {threads}")
-    send(f"setoption name Hash value {hash_mb}")
-    send("ucinewgame")
-    send("position fen " + fen)
-    send(f"go depth {depth}")
-    per_depth = {}  # depth -> (nodes, time ms) at the end of that depth
-    start = time.monotonic()
-    stopped = False
-    for line in p.stdout:
-        if line.startswith("bestmove"):
-            break
-        if not stopped and time.monotonic() - start > limit_s:
-            send("stop")
-            stopped = True
-        m = re.match(r"info depth (\d+) .*?\bnodes (\d+) .*?\btime (\d+)", line)
-        if m and ("multipv" not in line or " multipv 1 " in line):
-            d, n, t = int(m.group(1)), int(m.group(2)), int(m.group(3))
-            if "lowerbound" in line or "upperbound" in line:
-                continue
-            per_depth[d] = (n, t)
-    send("quit")
-    p.wait(timeout=10)
-    return per_depth
-
-
-def first_at_or_beyond(per_depth, depth):
-    """The first completed depth >= `depth` in a search's reports, with its (nodes, time ms),
-    or None. With Lazy SMP the main thread may report a deeper line a helper completed
-    instead of the depth itself."""
-    reached = [d for d in sorted(per_depth) if d >= depth]
-    return (reached[0], *per_depth[reached[0]]) if reached else None
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from bench_search import bench_fens, first_at_or_beyond, search  # noqa: E402
 
 
 def main():

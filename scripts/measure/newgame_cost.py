@@ -12,38 +12,35 @@ table handed back to the OS at every clear has its pages faulted in again by eac
 search, one kept in memory does not.
 """
 import argparse
-import importlib.util
+import os
 import re
 import statistics
-from pathlib import Path
+import sys
 
-_spec = importlib.util.spec_from_file_location("ebf", Path(__file__).with_name("ebf.py"))
-ebf = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ebf)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import uci  # noqa: E402
+from bench_search import bench_fens  # noqa: E402
 
 
 def play_round(engine, fens, hash_mb, depth):
     """The engine's `time` of its last report for each position, in one process."""
-    p, send = ebf.start_engine(engine)
-    send("uci")
-    send(f"setoption name Hash value {hash_mb}")
+    e = uci.Engine([engine])
+    e.send("uci")
+    e.setoption("Hash", hash_mb)
     times = []
     for fen in fens:
-        send("ucinewgame")
-        send("position fen " + fen)
-        send(f"go depth {depth}")
+        e.newgame()
+        e.position(fen)
+        found = e.go(f"depth {depth}")
         last = None
-        for line in p.stdout:
-            if line.startswith("bestmove"):
-                break
+        for line in found.lines:
             m = re.search(r"\btime (\d+)", line)
             if m:
                 last = int(m.group(1))
         if last is None:
             raise SystemExit(f"{engine}: no info line with a time for {fen}")
         times.append(last)
-    send("quit")
-    p.wait(timeout=10)
+    e.quit()
     return times
 
 
@@ -56,7 +53,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
     engines = [args.engine] + ([args.other] if args.other else [])
-    fens = ebf.bench_fens()
+    fens = bench_fens()
     totals = {e: [] for e in engines}
     for r in range(args.rounds):
         for e in engines:

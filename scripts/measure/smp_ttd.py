@@ -23,20 +23,17 @@ fewer threads than CPUs is pinned to each CPU window in turn, round by round, so
 on every CPU alike, while a run with a thread per CPU uses them all.
 """
 import argparse
-import importlib.util
 import os
 import statistics
 import sys
-from pathlib import Path
 
-_spec = importlib.util.spec_from_file_location("ebf", Path(__file__).with_name("ebf.py"))
-ebf = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ebf)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from bench_search import bench_fens, first_at_or_beyond, search  # noqa: E402
 
 
 def time_to_depth(engine, fen, depth, threads, hash_mb, limit_s, cpus):
-    per_depth = ebf.search(engine, fen, depth, threads, hash_mb, limit_s, cpus)
-    reached = ebf.first_at_or_beyond(per_depth, depth)
+    per_depth = search(engine, fen, depth, threads, hash_mb, limit_s, cpus)
+    reached = first_at_or_beyond(per_depth, depth)
     if not reached:
         raise SystemExit(f"depth {depth} not reached with {threads} threads: {fen}")
     return reached[2], reached[1]
@@ -74,7 +71,7 @@ def main():
                               for w in range(len(cpu_list))]
         if any(args.rounds % len(ws) for ws in windows):
             ap.error(f"--balance-cores takes a multiple of {len(cpu_list)} rounds")
-    fens = ebf.bench_fens()
+    fens = bench_fens()
     runs = [0, 1]  # the base and the other: (engine, thread count) each
     times = [[[[] for _ in windows[k]] for _ in fens] for k in runs]
     nodes = [[[] for _ in fens] for _ in runs]

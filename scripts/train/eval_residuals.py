@@ -28,28 +28,26 @@ cannot express (a fortress, a scale), not a weight to move.
 import argparse
 import collections
 import math
+import os
 import random
-import subprocess
+import sys
 
-from relabel import split_line
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import uci  # noqa: E402
+from data_line import split_line  # noqa: E402
 
 VALUE = {"Q": 9, "R": 5, "B": 3, "N": 3}
 
 
 def evaluations(engine, fens):
-    proc = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                            bufsize=1)
+    """Horizon's static evaluation of each FEN (UCI `eval`, its 'Final evaluation' line)."""
+    e = uci.Engine([engine])
     for fen in fens:
-        proc.stdin.write(f"position fen {fen}\neval\n")
-        for line in proc.stdout:
-            if line.startswith("Final evaluation:"):
-                yield int(line.split()[2])
-                break
-        else:
-            raise RuntimeError("the engine exited")
-    proc.stdin.write("quit\n")
-    proc.stdin.close()
-    proc.wait()
+        e.position(fen)
+        e.send("eval")
+        line = e.read_until(lambda x: x.startswith("Final evaluation:"))[-1]
+        yield int(line.split()[2])
+    e.quit(timeout=None)
 
 
 def material_class(board):

@@ -32,9 +32,12 @@ import argparse
 import math
 import multiprocessing as mp
 import os
-import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import uci  # noqa: E402
+from data_line import split_line  # noqa: E402
 
 DEFAULT_ENGINE = "/usr/games/stockfish"
 DEFAULT_OPTIONS = ["Threads=1", "Hash=16", "Use NNUE=false"]
@@ -43,42 +46,17 @@ DEFAULT_OPTIONS = ["Threads=1", "Hash=16", "Use NNUE=false"]
 class Engine:
     def __init__(self, cmd, options, nodes):
         self.nodes = nodes
-        self.proc = subprocess.Popen(cmd.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
-        self.send("uci")
-        self.wait_for("uciok")
+        self.engine = uci.Engine(cmd.split())
+        self.engine.uci()
         for opt in options:
             name, _, value = opt.partition("=")
-            self.send(f"setoption name {name} value {value}")
-        self.send("isready")
-        self.wait_for("readyok")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-
-    def wait_for(self, token):
-        for line in self.proc.stdout:
-            if line.startswith(token):
-                return line
-        raise RuntimeError("the engine exited")
+            self.engine.setoption(name, value)
+        self.engine.isready()
 
     def score(self, fen):
         """The side to move's score in centipawns, or None for a mate."""
-        self.send(f"position fen {fen}")
-        self.send(f"go nodes {self.nodes}")
-        last = None
-        for line in self.proc.stdout:
-            if line.startswith("info") and " score " in line:
-                last = line
-            elif line.startswith("bestmove"):
-                break
-        else:
-            raise RuntimeError("the engine exited")
-        if last is None:
-            return None
-        words = last.split()
-        kind = words[words.index("score") + 1]
-        value = int(words[words.index("score") + 2])
+        self.engine.position(fen)
+        kind, value = uci.score(self.engine.go(f"nodes {self.nodes}").info) or (None, None)
         return value if kind == "cp" else None
 
 
@@ -88,14 +66,6 @@ _engine = None
 def _init(cmd, options, nodes):
     global _engine
     _engine = Engine(cmd, options, nodes)
-
-
-def split_line(line):
-    """A data line's FEN, score and result text; a malformed line is an error."""
-    parts = [p.strip() for p in line.split("|")]
-    if len(parts) != 3:
-        raise ValueError(f"not '<FEN> | <score> | <result>': {line.rstrip()}")
-    return parts
 
 
 def position_key(fen):
