@@ -41,45 +41,12 @@ done
 figure() { tr -d '\r' | awk -v key="$1" 'index($0, key ": ") == 1 && !n++ { print $NF }'; }
 
 # uci_session WHAT DEPTH COMMAND...: uci, isready, a position, go depth DEPTH, waits for the
-# bestmove, quit; the engine must answer each and exit with status 0.
+# bestmove, quit; the engine must answer each and exit with status 0 (scripts/ci/uci_session.py).
 uci_session() {
-  local what=$1 depth=$2 reply="" cr_lines=0
+  local what=$1 depth=$2 out status=0
   shift 2
-  coproc ENGINE { "$@" 2>&1; }
-  local to=${ENGINE[1]} from=${ENGINE[0]} pid=$ENGINE_PID
-  expect() { # PREFIX SECONDS: reads lines until one starts with PREFIX
-    local line deadline=$((SECONDS + $2))
-    while ((SECONDS < deadline)); do
-      IFS= read -r -t $((deadline - SECONDS)) -u "$from" line || return 1
-      # A UCI line ends in LF alone: runners on Linux would take "e2e4\r" for the move.
-      [[ $line == *$'\r' ]] && cr_lines=$((cr_lines + 1))
-      line=${line%$'\r'}
-      if [[ $line == "$1"* ]]; then
-        reply=$line
-        return 0
-      fi
-    done
-    return 1
-  }
-  local ok=1
-  echo uci >&"$to"
-  expect uciok 600 || ok=0
-  [ $ok = 1 ] && { echo isready >&"$to"; expect readyok 120 || ok=0; }
-  if [ $ok = 1 ]; then
-    printf 'position startpos moves e2e4 e7e5\ngo depth %s\n' "$depth" >&"$to"
-    expect bestmove 900 || ok=0
-  fi
-  local played=$reply
-  echo quit >&"$to" 2> /dev/null || true
-  local status=0
-  wait "$pid" || status=$?
-  if [ $ok = 1 ] && [[ $played =~ ^bestmove\ [a-h][1-8][a-h][1-8][qrbn]?( |$) ]] &&
-    [ $status = 0 ] && [ $cr_lines = 0 ]; then
-    pass "$what: uci, isready, position, go depth $depth -> '$played', quit (status 0)"
-  else
-    fail "$what: UCI session (last reply '$reply', exit status $status," \
-      "$cr_lines lines ending in CR)"
-  fi
+  out=$(python3 scripts/ci/uci_session.py --depth "$depth" "$@") || status=$?
+  if [ $status = 0 ]; then pass "$what: $out"; else fail "$what: $out"; fi
 }
 
 echo "=== Windows x86-64-v2 under Wine"
