@@ -15,7 +15,7 @@ command -v clang-format > /dev/null || { echo "check_format: clang-format is mis
 mapfile -t cpp < <(git ls-files -co --exclude-standard -- 'src/*.cpp' 'src/*.hpp' 'src/*.def' \
     'tests/*.cpp' 'tests/*.hpp' 'fuzz/*.cpp' 'fuzz/*.hpp' | grep -v '^tests/data/' || true)
 mapfile -t other < <(git ls-files -co --exclude-standard -- 'scripts/*' 'cmake/*' \
-    CMakeLists.txt Makefile .ci/run || true)
+    'tests/scripts/*' CMakeLists.txt Makefile .ci/run || true)
 
 if [ "$fix" -eq 1 ]; then
     clang-format -i "${cpp[@]}"
