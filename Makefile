@@ -5,10 +5,10 @@
 #        [FATHOM=AUTO|SOURCE|SYSTEM|OFF]
 #
 # builds the Release engine (no tests) and copies it to $(EXE); LEVEL builds for that x86-64
-# level instead of the build machine's CPU, as the release files do (scripts/dist.sh). The
+# level instead of the build machine's CPU, as the release files do (scripts/ci/dist.sh). The
 # CMake build folder is per compiler, so switching CXX never reuses another compiler's cache.
 # It needs CMake, a C++20 compiler and Debian's libcxxopts-dev and nlohmann-json3-dev; Syzygy
-# tablebase support comes from Fathom's source in .deps/fathom (scripts/fathom_source.sh) or
+# tablebase support comes from Fathom's source in .deps/fathom (scripts/ci/fathom_source.sh) or
 # Debian's libfathom-dev, and without either the engine builds without it (cmake/fathom.cmake).
 EXE ?= horizon
 NATIVE ?= ON

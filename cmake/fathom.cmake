@@ -1,7 +1,7 @@
 # Fathom, the Syzygy tablebase probing library (MIT). Three routes, chosen by HORIZON_FATHOM:
 #
 #   SOURCE  Debian's source package `fathom`, unpacked into .deps/fathom by
-#           scripts/fathom_source.sh, compiled here as a static C library with the engine's
+#           scripts/ci/fathom_source.sh, compiled here as a static C library with the engine's
 #           instruction level and sanitizers: the route of the static release files, the
 #           Windows build and the sanitizer builds, which must link the same code.
 #   SYSTEM  Debian's libfathom-dev (a shared library and its header, installed like cxxopts):
@@ -42,7 +42,7 @@ if(horizon_fathom_route STREQUAL "AUTO")
     set(horizon_fathom_route SYSTEM)
   elseif(HORIZON_STATIC)
     message(FATAL_ERROR "A static build needs Fathom's source in ${HORIZON_FATHOM_DIR}: run "
-                        "scripts/fathom_source.sh (it unpacks Debian's source package fathom "
+                        "scripts/ci/fathom_source.sh (it unpacks Debian's source package fathom "
                         "there), or configure with -DHORIZON_FATHOM=OFF for a build without "
                         "tablebase support")
   else()
@@ -53,7 +53,7 @@ endif()
 if(horizon_fathom_route STREQUAL "SOURCE")
   if(NOT horizon_fathom_source_found)
     message(FATAL_ERROR "Fathom's source is not in ${HORIZON_FATHOM_DIR}: run "
-                        "scripts/fathom_source.sh (it unpacks Debian's source package fathom "
+                        "scripts/ci/fathom_source.sh (it unpacks Debian's source package fathom "
                         "there)")
   endif()
   enable_language(C)
@@ -80,7 +80,7 @@ elseif(horizon_fathom_route STREQUAL "SYSTEM")
   endif()
   if(HORIZON_STATIC)
     message(FATAL_ERROR "HORIZON_FATHOM=SYSTEM is a shared library: a static build takes "
-                        "Fathom's source (HORIZON_FATHOM=SOURCE, scripts/fathom_source.sh)")
+                        "Fathom's source (HORIZON_FATHOM=SOURCE, scripts/ci/fathom_source.sh)")
   endif()
   add_library(fathom INTERFACE)
   target_include_directories(fathom SYSTEM INTERFACE "${HORIZON_FATHOM_INCLUDE}")
@@ -90,7 +90,7 @@ elseif(horizon_fathom_route STREQUAL "SYSTEM")
 elseif(horizon_fathom_route STREQUAL "OFF")
   add_library(fathom INTERFACE)
   set(horizon_fathom_text "none: this build has no Syzygy tablebase support (for it, "
-                          "apt-get install libfathom-dev, or run scripts/fathom_source.sh)")
+                          "apt-get install libfathom-dev, or run scripts/ci/fathom_source.sh)")
   string(CONCAT horizon_fathom_text ${horizon_fathom_text})
 else()
   message(FATAL_ERROR "HORIZON_FATHOM is AUTO, SOURCE, SYSTEM or OFF, not '${HORIZON_FATHOM}'")

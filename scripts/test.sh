@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Checks the house style (scripts/check_format.sh), then builds and runs the whole test
+# Checks the house style (scripts/ci/check_format.sh), then builds and runs the whole test
 # suite: a Release build (PEXT lookups, warnings as errors); a clang ASan+UBSan build
 # (magic-bitboard lookups) that runs the tests and the libFuzzer targets, each target over its
 # committed corpus and then briefly on mutated inputs (fuzz/); a ThreadSanitizer build that runs
 # the threaded tests (Lazy SMP, the search thread against stop/ponderhit/isready/quit); then the
 # distributed binaries: the Windows build under Wine and the portable Linux builds on an
-# emulated older processor (scripts/check_portable.sh). After the Release tests, the builds a
+# emulated older processor (scripts/ci/check_portable.sh). After the Release tests, the builds a
 # stranger makes from a clean copy of the tree: OpenBench's `make EXE=` and a build without
-# Fathom, each benching the Release count (scripts/check_build_routes.sh).
+# Fathom, each benching the Release count (scripts/ci/check_build_routes.sh).
 #
 # Nothing here needs a file outside the clone: the tablebase tests read tests/data/syzygy. The
 # one test that wants the whole 3- and 4-piece set (../shared/syzygy beside the clone) is listed
@@ -24,7 +24,7 @@ stage_done() {
 }
 scripts/deps.sh
 echo "=== house style"
-scripts/check_format.sh
+scripts/ci/check_format.sh
 stage_done "dependencies and house style"
 for preset in ci ci-sanitize ci-tsan; do
   echo "=== $preset: configure and build"
@@ -36,11 +36,11 @@ for preset in ci ci-sanitize ci-tsan; do
   stage_done "$preset tests"
   if [ "$preset" = ci ]; then
     echo "=== the builds a stranger makes: OpenBench's make on a clean copy, no Fathom"
-    scripts/check_build_routes.sh build/ci/horizon
+    scripts/ci/check_build_routes.sh build/ci/horizon
     stage_done "build routes"
   fi
 done
-scripts/check_portable.sh build/ci/horizon
+scripts/ci/check_portable.sh build/ci/horizon
 stage_done "portable builds and their checks"
 echo "=== stage times (total $SECONDS s)"
 printf '  %s\n' "${stage_times[@]}"
