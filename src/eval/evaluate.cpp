@@ -560,7 +560,7 @@ bool rook_pawn_fortress(const Position& pos, Color strong) {
 // The same, without the corner, against a lone piece and no pawn when c has four pawns' worth
 // of pieces more (queen against rook, two rooks against rook): those are won the same way, by
 // driving the king to the edge. Queen against rook, 40 won positions against Stockfish with
-// the tables at 1+0.01 (scripts/tb_conversion.py): 23 converted without this, 29 with it.
+// the tables at 1+0.01 (scripts/measure/tb_conversion.py): 23 converted without this, 29 with it.
 template <class Sink> void mop_up(const Position& pos, Sink& sink, Color c) {
     const Color them = ~c;
     const Bitboard defenders = pos.pieces(them) ^ pos.pieces(them, KING);

@@ -1,7 +1,7 @@
 // Named search constants: every margin, reduction and limit the search reads.
 #pragma once
 
-// HORIZON_TUNABLE(NAME, value, min, max): a constant that SPSA may tune (scripts/spsa.py, the
+// HORIZON_TUNABLE(NAME, value, min, max): a constant that SPSA may tune (scripts/match/spsa.py, the
 // `spsa` build). In every other build it is a plain constant; in a build with HORIZON_TUNE it
 // is a variable, set by the UCI option of its name and bounded by min..max. spsa.py writes
 // the values it found back into these lines.

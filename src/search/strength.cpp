@@ -10,7 +10,7 @@ namespace horizon {
 
 namespace {
 
-// Fitted by scripts/calibrate_elo.sh against Stockfish 15.1 at the same UCI_Elo, 10+0.1. The
+// Fitted by scripts/match/calibrate_elo.sh against Stockfish 15.1 at the same UCI_Elo, 10+0.1. The
 // 1400 row is the point that the 1350 and 1800 rows of 2026-11-25 gave it (it measured -17 +/-
 // 64 Elo with the build of 2026-11-28), kept when the 1800 row was refitted to that build.
 constexpr std::array<StrengthLevel, 6> TABLE = {{

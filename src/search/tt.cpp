@@ -17,7 +17,7 @@ namespace {
 // the OS's zero pages. Beyond that, the table is handed back to the OS and asked for again,
 // which gives zeroed pages without touching them, but then the next searches fault them in
 // again: with Hash 256 on a virtual machine, the bench positions played as 40 games to
-// depth 13 took 1.29x as long so (scripts/newgame_cost.py).
+// depth 13 took 1.29x as long so (scripts/measure/newgame_cost.py).
 constexpr std::size_t MEMSET_CLEAR_MAX = std::size_t(64) << 20;
 constexpr std::size_t TOUCHED_CLEAR_MAX = std::size_t(1) << 30;
 } // namespace

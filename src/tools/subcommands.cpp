@@ -60,7 +60,7 @@ CommandLine uci_command_line() {
     cli.add()
         ("version", "print the version and exit")
         ("eval-file", "play with the evaluation weights of FILE (as the option EvalFile)", cxxopts::value<std::string>(), "FILE")
-        ("strength-override", "with UCI_LimitStrength, play this row of the strength table instead of UCI_Elo's level: NODES,LINES,TEMPERATURE,MAX_LOSS (for calibration, scripts/calibrate_elo.sh -R)", cxxopts::value<std::string>(), "ROW");
+        ("strength-override", "with UCI_LimitStrength, play this row of the strength table instead of UCI_Elo's level: NODES,LINES,TEMPERATURE,MAX_LOSS (for calibration, scripts/match/calibrate_elo.sh -R)", cxxopts::value<std::string>(), "ROW");
     // clang-format on
     cli.synopsis("[--eval-file FILE] [--strength-override ROW] | SUBCOMMAND [OPTION...]");
     std::string table = "\nSubcommands (horizon SUBCOMMAND --help gives each one's flags):\n";

@@ -1,5 +1,5 @@
 // `horizon tbprobe`: the Syzygy tables' verdict on positions given or drawn at random (the
-// probe-agreement check, scripts/tb_agreement.py, compares it with other readers).
+// probe-agreement check, scripts/ci/tb_agreement.py, compares it with other readers).
 #pragma once
 
 #include <string>
