@@ -12,9 +12,9 @@ get_filename_component(SOURCE_DIR "${SOURCE_DIR}" ABSOLUTE)
 # Lowest first. platform, the ground floor (processes, terminal, memory pages, the CPU check:
 # every #ifdef _WIN32), includes nothing of Horizon's but its own files; every layer may include
 # it. train and analysis stand side by side above engine (neither includes the other); uci sits
-# on engine alone: it includes neither train, analysis nor tools. tools, the command-line front
-# ends, may include every layer.
-set(layers platform core movegen eval notation search engine train analysis uci tools)
+# on engine alone: it includes neither train, analysis nor cli. cli, the command-line front
+# ends (one file per subcommand), may include every layer.
+set(layers platform core movegen eval notation search engine train analysis uci cli)
 set(may_include_platform platform)
 set(may_include_core platform core)
 set(may_include_movegen platform core movegen)
@@ -25,7 +25,7 @@ set(may_include_engine ${may_include_search} engine)
 set(may_include_train ${may_include_engine} train)
 set(may_include_analysis ${may_include_engine} analysis)
 set(may_include_uci ${may_include_engine} uci)
-set(may_include_tools ${layers})
+set(may_include_cli ${layers})
 
 # Departures from the map that are known and not yet fixed ("file -> include"). Remove an
 # entry when its departure is fixed; never add one to make a new include pass.

@@ -1,4 +1,4 @@
-// The command line (tools/command_line.hpp): the input's lines are the arguments. A command
+// The command line (cli/command_line.hpp): the input's lines are the arguments. A command
 // line of every kind of flag (text with a short name, a number, a switch, a repeatable list,
 // words without a flag) is read by CommandLine: it asks for help (the usage on stdout, status
 // 0), or is refused in one line on stderr that names the program and its --help (status 2), or
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_line.hpp"
+#include "cli/eval.hpp"
 #include "fuzz_support.hpp"
-#include "tools/command_line.hpp"
-#include "tools/eval_tool.hpp"
 
 using namespace horizon;
 

@@ -1,8 +1,8 @@
-// horizon: with no arguments the UCI loop; otherwise a subcommand (tools/subcommands.hpp).
+// horizon: with no arguments the UCI loop; otherwise a subcommand (cli/subcommands.hpp).
 #include <iostream>
 
+#include "cli/subcommands.hpp"
 #include "core/attacks.hpp"
-#include "tools/subcommands.hpp"
 
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);

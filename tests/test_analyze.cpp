@@ -15,6 +15,7 @@
 #include "analysis/epd_runner.hpp"
 #include "analysis/game_analysis.hpp"
 #include "analysis/svg_plot.hpp"
+#include "cli/analyze.hpp"
 #include "core/position.hpp"
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
@@ -23,7 +24,6 @@
 #include "notation/pgn.hpp"
 #include "notation/san.hpp"
 #include "notation/uci_move.hpp"
-#include "tools/analyze.hpp"
 
 #include "support.hpp"
 

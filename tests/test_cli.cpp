@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "cli/subcommands.hpp"
 #include "engine/config.hpp"
 #include "platform/subprocess.hpp"
 #include "search/strength.hpp"
-#include "tools/subcommands.hpp"
 
 #include "support.hpp"
 

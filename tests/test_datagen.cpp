@@ -1,6 +1,6 @@
 // datagen: real self-play at a few hundred nodes a move into temporary files; the format,
 // reproducibility from the seed (whatever the thread count), resuming, and bad input; its
-// command line (tools/datagen_tool).
+// command line (cli/datagen).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -14,10 +14,10 @@
 
 #include <unistd.h>
 
+#include "cli/datagen.hpp"
 #include "core/position.hpp"
 #include "engine/engine.hpp"
 #include "support.hpp"
-#include "tools/datagen_tool.hpp"
 #include "train/datagen.hpp"
 
 using namespace horizon;

@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "cli/perft.hpp"
 #include "core/attacks.hpp"
 #include "core/position.hpp"
 #include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
 #include "notation/epd.hpp"
 #include "notation/uci_move.hpp"
-#include "tools/perft_tool.hpp"
 
 #include "support.hpp"
 

@@ -11,9 +11,9 @@
 
 #include <unistd.h>
 
+#include "cli/datagen.hpp"
 #include "core/position.hpp"
 #include "support.hpp"
-#include "tools/datagen_tool.hpp"
 #include "train/data_line.hpp"
 #include "train/pgn_samples.hpp"
 

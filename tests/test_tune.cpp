@@ -1,4 +1,4 @@
-// horizon tune end to end (tools/tune_tool over train/tune): the written engine.json, the
+// horizon tune end to end (cli/tune over train/tune): the written engine.json, the
 // weights unchanged without epochs, and malformed data lines reported with file and line.
 #include <catch2/catch.hpp>
 
@@ -13,13 +13,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/tune.hpp"
 #include "engine/config.hpp"
 #include "eval/engine_file.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/params.hpp"
 #include "eval/wdl.hpp"
 #include "movegen/movegen.hpp"
-#include "tools/tune_tool.hpp"
 #include "train/data_line.hpp"
 
 #include "train_support.hpp"

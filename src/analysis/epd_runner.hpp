@@ -54,7 +54,7 @@ struct EpdOutcome {
 };
 
 // Follows one search of a test's position, report after report, for the time to solution
-// (of Horizon's search here, of another engine's in tools/epd).
+// (of Horizon's search here, of another engine's in cli/epd).
 class SolutionTracker {
 public:
     explicit SolutionTracker(const EpdTest& test) : test_(test) {}

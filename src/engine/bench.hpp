@@ -1,6 +1,6 @@
 // The bench: a fixed set of positions searched to a fixed depth. The node count is
 // deterministic and identifies the search ("Bench: N" in commit messages). `horizon bench`
-// (src/tools/bench.*) and the UCI command `bench` both run it.
+// (src/cli/bench.*) and the UCI command `bench` both run it.
 #pragma once
 
 #include <cstdint>

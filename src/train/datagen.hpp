@@ -6,7 +6,7 @@
 // The file is in the format of train/data_line: a header comment with the settings that decide
 // the games, then each finished game's position lines closed by its `# game <g>` line. Blocks
 // are written in game-number order, so the file does not depend on the number of threads.
-// The front end, `horizon datagen`, is tools/datagen_tool.
+// The front end, `horizon datagen`, is cli/datagen.
 #pragma once
 
 #include <array>

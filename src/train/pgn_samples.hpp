@@ -2,7 +2,7 @@
 // (fastchess, cutechess) wrote, each with the score the engine to move gave in its move comment
 // ("{+0.35/16 0.412s}") and the game's result, in the data-line format `horizon tune` reads.
 // Stronger engines' games played here make better-labelled data than Horizon's own early
-// self-play. The front end is `horizon datagen --from-pgn` (tools/datagen_tool).
+// self-play. The front end is `horizon datagen --from-pgn` (cli/datagen).
 #pragma once
 
 #include <cstdint>

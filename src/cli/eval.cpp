@@ -1,14 +1,14 @@
-#include "tools/eval_tool.hpp"
+#include "cli/eval.hpp"
 
 #include <iostream>
 #include <optional>
 #include <string>
 
+#include "cli/command_line.hpp"
+#include "cli/tbprobe.hpp"
 #include "core/position.hpp"
 #include "eval/evaluate.hpp"
 #include "eval/tablebases.hpp"
-#include "tools/command_line.hpp"
-#include "tools/tb_tool.hpp"
 
 namespace horizon {
 

@@ -1,4 +1,4 @@
-#include "tools/uci_bench.hpp"
+#include "cli/uci_bench.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -10,9 +10,9 @@
 
 #include <cxxopts.hpp>
 
+#include "cli/command_line.hpp"
 #include "platform/subprocess.hpp"
 #include "platform/system.hpp"
-#include "tools/command_line.hpp"
 
 namespace horizon {
 

@@ -1,4 +1,4 @@
-#include "tools/tb_tool.hpp"
+#include "cli/tbprobe.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_line.hpp"
 #include "core/position.hpp"
 #include "eval/tablebases.hpp"
 #include "movegen/movegen.hpp"
-#include "tools/command_line.hpp"
 
 namespace horizon {
 

@@ -1,4 +1,4 @@
-#include "tools/progress.hpp"
+#include "cli/progress.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "tools/epd.hpp"
+#include "cli/epd.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -9,13 +9,13 @@
 #include <cxxopts.hpp>
 
 #include "analysis/game_analysis.hpp"
+#include "cli/command_line.hpp"
+#include "cli/progress.hpp"
+#include "cli/search_flags.hpp"
+#include "cli/uci_client.hpp"
 #include "engine/config.hpp"
 #include "notation/san.hpp"
 #include "notation/uci_move.hpp"
-#include "tools/command_line.hpp"
-#include "tools/progress.hpp"
-#include "tools/search_flags.hpp"
-#include "tools/uci_client.hpp"
 
 namespace horizon {
 

@@ -1,4 +1,4 @@
-#include "tools/perft_tool.hpp"
+#include "cli/perft.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,12 +9,12 @@
 
 #include <cxxopts.hpp>
 
+#include "cli/command_line.hpp"
 #include "movegen/perft.hpp"
 #include "notation/epd.hpp"
 #include "notation/uci_move.hpp"
 #include "platform/subprocess.hpp"
 #include "platform/system.hpp"
-#include "tools/command_line.hpp"
 
 namespace horizon {
 

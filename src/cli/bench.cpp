@@ -1,11 +1,11 @@
-#include "tools/bench.hpp"
+#include "cli/bench.hpp"
 
 #include <iostream>
 #include <optional>
 #include <string>
 
+#include "cli/command_line.hpp"
 #include "engine/bench.hpp"
-#include "tools/command_line.hpp"
 
 namespace horizon {
 

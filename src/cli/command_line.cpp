@@ -1,4 +1,4 @@
-#include "tools/command_line.hpp"
+#include "cli/command_line.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "tools/analyze.hpp"
+#include "cli/analyze.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -14,12 +14,12 @@
 #include "analysis/best_lines.hpp"
 #include "analysis/game_analysis.hpp"
 #include "analysis/svg_plot.hpp"
+#include "cli/command_line.hpp"
+#include "cli/progress.hpp"
+#include "cli/search_flags.hpp"
 #include "engine/config.hpp"
 #include "notation/epd.hpp"
 #include "notation/pgn.hpp"
-#include "tools/command_line.hpp"
-#include "tools/progress.hpp"
-#include "tools/search_flags.hpp"
 
 namespace horizon {
 

@@ -1,4 +1,4 @@
-#include "tools/tune_tool.hpp"
+#include "cli/tune.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -14,9 +14,9 @@
 
 #include <cxxopts.hpp>
 
+#include "cli/command_line.hpp"
+#include "cli/progress.hpp"
 #include "platform/system.hpp"
-#include "tools/command_line.hpp"
-#include "tools/progress.hpp"
 #include "train/gradient.hpp"
 #include "train/tune.hpp"
 

@@ -9,9 +9,9 @@
 
 #include <cxxopts.hpp>
 
+#include "cli/command_line.hpp"
 #include "engine/engine.hpp"
 #include "search/timeman.hpp"
-#include "tools/command_line.hpp"
 
 namespace horizon {
 

@@ -1,4 +1,4 @@
-#include "tools/uci_client.hpp"
+#include "cli/uci_client.hpp"
 
 #include <sstream>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "tools/datagen_tool.hpp"
+#include "cli/datagen.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -17,9 +17,9 @@
 
 #include <cxxopts.hpp>
 
+#include "cli/command_line.hpp"
+#include "cli/progress.hpp"
 #include "platform/system.hpp"
-#include "tools/command_line.hpp"
-#include "tools/progress.hpp"
 #include "train/data_line.hpp"
 #include "train/pgn_samples.hpp"
 

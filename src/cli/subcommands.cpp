@@ -1,23 +1,23 @@
-#include "tools/subcommands.hpp"
+#include "cli/subcommands.hpp"
 
 #include <iostream>
 #include <optional>
 
+#include "cli/analyze.hpp"
+#include "cli/bench.hpp"
+#include "cli/command_line.hpp"
+#include "cli/datagen.hpp"
+#include "cli/epd.hpp"
+#include "cli/eval.hpp"
+#include "cli/perft.hpp"
+#include "cli/pgn.hpp"
+#include "cli/tbprobe.hpp"
+#include "cli/tune.hpp"
+#include "cli/uci_bench.hpp"
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
 #include "platform/system.hpp"
 #include "search/strength.hpp"
-#include "tools/analyze.hpp"
-#include "tools/bench.hpp"
-#include "tools/command_line.hpp"
-#include "tools/datagen_tool.hpp"
-#include "tools/epd.hpp"
-#include "tools/eval_tool.hpp"
-#include "tools/perft_tool.hpp"
-#include "tools/pgn_tool.hpp"
-#include "tools/tb_tool.hpp"
-#include "tools/tune_tool.hpp"
-#include "tools/uci_bench.hpp"
 #include "uci/uci.hpp"
 
 namespace horizon {

@@ -1,4 +1,4 @@
-#include "tools/pgn_tool.hpp"
+#include "cli/pgn.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -10,8 +10,8 @@
 
 #include <cxxopts.hpp>
 
+#include "cli/command_line.hpp"
 #include "notation/pgn.hpp"
-#include "tools/command_line.hpp"
 
 namespace horizon {
 

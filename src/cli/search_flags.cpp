@@ -1,6 +1,6 @@
-#include "tools/search_flags.hpp"
+#include "cli/search_flags.hpp"
 
-#include "tools/command_line.hpp"
+#include "cli/command_line.hpp"
 
 namespace horizon {
 
