@@ -140,39 +140,68 @@ int openings_main(const DatagenOptions& o, std::uint64_t count) {
     }
 }
 
-} // namespace
+// What the command line asks for: games (options), positions from PGN files, or a book.
+struct Request {
+    DatagenOptions options;
+    EvalWeights weights; // --eval-file's, when has_weights
+    bool has_weights = false;
+    std::vector<std::string> from_pgn;
+    int skip_plies = 0;
+    bool distinct_games = false;
+    std::uint64_t openings = 0;
+};
 
-std::string datagen_summary_text(const DatagenSummary& s, std::uint64_t nodes) {
-    const auto end = [&](GameEnd g) { return s.ends[std::size_t(g)]; };
-    const auto per = [](std::uint64_t n, std::uint64_t d) {
-        return d ? double(n) / double(d) : 0.0;
+Request read_request(const cxxopts::ParseResult& args, unsigned cores) {
+    Request r;
+    const auto number = [&](const std::string& name, std::uint64_t lo, std::uint64_t hi) {
+        return whole_flag(args, name, lo, hi);
     };
-    std::ostringstream out;
-    out << std::fixed;
-    out.precision(1);
-    out << "datagen: " << s.games << " games, " << s.positions << " positions in " << s.seconds
-        << " s (" << s.positions / std::max(s.seconds, 1e-9) << " positions/s); W/D/L "
-        << s.white_wins << "/" << s.draws << "/" << s.black_wins;
-    if (s.resumed_games)
-        out << "; resumed after " << s.resumed_games << " games, " << s.resumed_positions
-            << " positions";
-    out << "\n";
-    if (s.games) {
-        out << "datagen: " << per(s.positions, s.games) << " positions and "
-            << per(s.plies, s.games) << " plies a game; ended by mate " << end(GameEnd::CHECKMATE)
-            << ", stalemate " << end(GameEnd::STALEMATE) << ", 50 moves "
-            << end(GameEnd::FIFTY_MOVES) << ", repetition " << end(GameEnd::REPETITION)
-            << ", material " << end(GameEnd::INSUFFICIENT_MATERIAL) << ", adjudicated win "
-            << end(GameEnd::ADJUDICATED_WIN) << ", adjudicated draw "
-            << end(GameEnd::ADJUDICATED_DRAW) << ", ply cap " << end(GameEnd::PLY_CAP)
-            << "; nodes a search " << per(s.search_nodes, s.searches) << " (max "
-            << s.max_search_nodes << ", limit " << nodes << ")\n";
+    if (!args.count("out")) throw UsageError("--out FILE is required");
+    r.options.out = args["out"].as<std::string>();
+    if (r.options.out.empty()) throw UsageError("--out: must name a file");
+    if (args.count("games")) r.options.games = number("games", 1, UINT64_MAX);
+    if (args.count("positions")) r.options.positions = number("positions", 1, UINT64_MAX);
+    if (args.count("from-pgn")) {
+        for (const char* flag : {"games", "positions", "nodes", "balance-nodes", "threads", "seed",
+                                 "hash", "eval-file"})
+            if (args.count(flag))
+                throw UsageError(std::string("--") + flag + " plays games; --from-pgn plays none");
+        r.from_pgn = args["from-pgn"].as<std::vector<std::string>>();
+        r.skip_plies = int(number("skip-plies", 0, 1000));
+        r.distinct_games = args.count("distinct-games") > 0;
+    } else if (args.count("skip-plies") || args.count("distinct-games")) {
+        throw UsageError(std::string("--") +
+                         (args.count("skip-plies") ? "skip-plies" : "distinct-games") +
+                         " goes with --from-pgn");
     }
-    return out.str();
+    if (args.count("openings")) {
+        if (args.count("from-pgn"))
+            throw UsageError("--openings and --from-pgn are two jobs; give one");
+        for (const char* flag : {"games", "positions", "nodes"})
+            if (args.count(flag))
+                throw UsageError(std::string("--") + flag +
+                                 " goes with games; --openings plays none");
+        r.openings = number("openings", 1, 100'000'000);
+        if (std::filesystem::exists(r.options.out))
+            throw UsageError("--out: " + r.options.out + " exists; --openings writes a new file");
+    }
+    if (r.from_pgn.empty() && !r.openings && !r.options.games && !r.options.positions)
+        throw UsageError("give --games N or --positions N (or both)");
+    r.options.nodes = number("nodes", 1, 1'000'000'000);
+    r.options.balance_nodes = number("balance-nodes", 1, 1'000'000'000);
+    r.options.max_imbalance = int(number("max-imbalance", 0, 10000));
+    r.options.threads = args.count("threads") ? int(number("threads", 1, 1024)) : int(cores);
+    r.options.seed = number("seed", 0, UINT64_MAX);
+    r.options.hash_mib = int(number("hash", 1, 65536));
+    if (args.count("eval-file")) {
+        if (auto err = EvalWeights::load(args["eval-file"].as<std::string>(), r.weights))
+            throw UsageError("--eval-file: " + *err);
+        r.has_weights = true;
+    }
+    return r;
 }
 
-int datagen_main(int argc, const char* const* argv) {
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+CommandLine datagen_command_line(unsigned cores) {
     CommandLine cli("datagen", "Self-play games at a fixed node count per move, written as quiet "
                                "positions for the evaluation tuner.");
     cli.synopsis("--out FILE (--games N | --positions N | --from-pgn FILE | --openings N) "
@@ -216,74 +245,11 @@ int datagen_main(int argc, const char* const* argv) {
         "read it): game g's opening for g = 0, 1, ..., each only once, the same whatever\n"
         "--threads. A book of many openings keeps a long match at fixed nodes from\n"
         "playing the same games again. --out must not exist yet.\n");
+    return cli;
+}
 
-    DatagenOptions o;
-    EvalWeights file_weights;
-    std::vector<std::string> from_pgn;
-    int skip_plies = 0;
-    bool distinct_games = false;
-    std::uint64_t openings = 0;
-    cxxopts::ParseResult args;
-    if (const auto status = cli.parse(argc, argv, args)) return *status;
-    try {
-        const auto number = [&](const std::string& name, std::uint64_t lo, std::uint64_t hi) {
-            return whole_flag(args, name, lo, hi);
-        };
-        if (!args.count("out")) throw UsageError("--out FILE is required");
-        o.out = args["out"].as<std::string>();
-        if (o.out.empty()) throw UsageError("--out: must name a file");
-        if (args.count("games")) o.games = number("games", 1, UINT64_MAX);
-        if (args.count("positions")) o.positions = number("positions", 1, UINT64_MAX);
-        if (args.count("from-pgn")) {
-            for (const char* flag : {"games", "positions", "nodes", "balance-nodes", "threads",
-                                     "seed", "hash", "eval-file"})
-                if (args.count(flag))
-                    throw UsageError(std::string("--") + flag +
-                                     " plays games; --from-pgn plays none");
-            from_pgn = args["from-pgn"].as<std::vector<std::string>>();
-            skip_plies = int(number("skip-plies", 0, 1000));
-            distinct_games = args.count("distinct-games") > 0;
-        } else if (args.count("skip-plies") || args.count("distinct-games")) {
-            throw UsageError(std::string("--") +
-                             (args.count("skip-plies") ? "skip-plies" : "distinct-games") +
-                             " goes with --from-pgn");
-        }
-        if (args.count("openings")) {
-            if (args.count("from-pgn"))
-                throw UsageError("--openings and --from-pgn are two jobs; give one");
-            for (const char* flag : {"games", "positions", "nodes"})
-                if (args.count(flag))
-                    throw UsageError(std::string("--") + flag +
-                                     " goes with games; --openings plays none");
-            openings = number("openings", 1, 100'000'000);
-            if (std::filesystem::exists(o.out))
-                throw UsageError("--out: " + o.out + " exists; --openings writes a new file");
-        }
-        if (from_pgn.empty() && !openings && !o.games && !o.positions)
-            throw UsageError("give --games N or --positions N (or both)");
-        o.nodes = number("nodes", 1, 1'000'000'000);
-        o.balance_nodes = number("balance-nodes", 1, 1'000'000'000);
-        o.max_imbalance = int(number("max-imbalance", 0, 10000));
-        o.threads = args.count("threads") ? int(number("threads", 1, 1024)) : int(cores);
-        o.seed = number("seed", 0, UINT64_MAX);
-        o.hash_mib = int(number("hash", 1, 65536));
-        if (args.count("eval-file")) {
-            if (auto err = EvalWeights::load(args["eval-file"].as<std::string>(), file_weights))
-                throw UsageError("--eval-file: " + *err);
-            o.weights = &file_weights;
-        }
-    } catch (const UsageError& e) {
-        return cli.fail(e.what());
-    }
-    if (!from_pgn.empty()) {
-        try {
-            return pgn_samples_main(from_pgn, o.out, skip_plies, distinct_games);
-        } catch (const std::exception& e) {
-            std::cerr << "horizon datagen: " << e.what() << "\n";
-            return 1;
-        }
-    }
-    if (openings) return openings_main(o, openings);
+// Self-play games into o.out, with a progress line on stderr.
+int play_games(const DatagenOptions& o) {
     try {
         Progress progress = stderr_progress(o.positions ? "datagen: positions" : "datagen: games");
         DatagenCallbacks callbacks;
@@ -304,6 +270,61 @@ int datagen_main(int argc, const char* const* argv) {
         return 1;
     }
     return 0;
+}
+
+} // namespace
+
+std::string datagen_summary_text(const DatagenSummary& s, std::uint64_t nodes) {
+    const auto end = [&](GameEnd g) { return s.ends[std::size_t(g)]; };
+    const auto per = [](std::uint64_t n, std::uint64_t d) {
+        return d ? double(n) / double(d) : 0.0;
+    };
+    std::ostringstream out;
+    out << std::fixed;
+    out.precision(1);
+    out << "datagen: " << s.games << " games, " << s.positions << " positions in " << s.seconds
+        << " s (" << s.positions / std::max(s.seconds, 1e-9) << " positions/s); W/D/L "
+        << s.white_wins << "/" << s.draws << "/" << s.black_wins;
+    if (s.resumed_games)
+        out << "; resumed after " << s.resumed_games << " games, " << s.resumed_positions
+            << " positions";
+    out << "\n";
+    if (s.games) {
+        out << "datagen: " << per(s.positions, s.games) << " positions and "
+            << per(s.plies, s.games) << " plies a game; ended by mate " << end(GameEnd::CHECKMATE)
+            << ", stalemate " << end(GameEnd::STALEMATE) << ", 50 moves "
+            << end(GameEnd::FIFTY_MOVES) << ", repetition " << end(GameEnd::REPETITION)
+            << ", material " << end(GameEnd::INSUFFICIENT_MATERIAL) << ", adjudicated win "
+            << end(GameEnd::ADJUDICATED_WIN) << ", adjudicated draw "
+            << end(GameEnd::ADJUDICATED_DRAW) << ", ply cap " << end(GameEnd::PLY_CAP)
+            << "; nodes a search " << per(s.search_nodes, s.searches) << " (max "
+            << s.max_search_nodes << ", limit " << nodes << ")\n";
+    }
+    return out.str();
+}
+
+int datagen_main(int argc, const char* const* argv) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const CommandLine cli = datagen_command_line(cores);
+    cxxopts::ParseResult args;
+    if (const auto status = cli.parse(argc, argv, args)) return *status;
+    Request r;
+    try {
+        r = read_request(args, cores);
+    } catch (const UsageError& e) {
+        return cli.fail(e.what());
+    }
+    if (r.has_weights) r.options.weights = &r.weights;
+    if (!r.from_pgn.empty()) {
+        try {
+            return pgn_samples_main(r.from_pgn, r.options.out, r.skip_plies, r.distinct_games);
+        } catch (const std::exception& e) {
+            std::cerr << "horizon datagen: " << e.what() << "\n";
+            return 1;
+        }
+    }
+    if (r.openings) return openings_main(r.options, r.openings);
+    return play_games(r.options);
 }
 
 } // namespace horizon
