@@ -207,9 +207,7 @@ private:
     std::uint64_t skipped_ = 0;
 };
 
-} // namespace
-
-int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+CommandLine tune_command_line() {
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     CommandLine cli("tune", "Fit the evaluation weights and the WDL model to labelled positions.");
     const auto text = [] { return cxxopts::value<std::string>(); };
@@ -235,7 +233,12 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
     // clang-format on
     cli.repeatable({"data", "only"});
     cli.footer(HELP_FOOTER);
-    // cxxopts takes a one-letter name for a short option only: read --k as -k.
+    return cli;
+}
+
+// The words of the command line with --k read as -k: cxxopts takes a one-letter name for a
+// short option only.
+std::vector<std::string> words_with_short_k(int argc, const char* const* argv) {
     std::vector<std::string> words(argv, argv + argc);
     for (std::size_t i = 1; i < words.size(); ++i) {
         if (words[i] == "--k") {
@@ -246,67 +249,66 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
             words.insert(words.begin() + std::ptrdiff_t(i) + 1, value);
         }
     }
-    std::vector<const char*> word_ptrs;
-    for (const auto& word : words)
-        word_ptrs.push_back(word.c_str());
-    cxxopts::ParseResult args;
-    if (const auto status = cli.parse(int(word_ptrs.size()), word_ptrs.data(), args, out, err))
-        return *status;
+    return words;
+}
+
+TuneSettings read_settings(const cxxopts::ParseResult& args) {
     TuneSettings o;
-    try {
-        if (!args.count("data")) throw UsageError("give at least one --data FILE");
-        if (!args.count("out")) throw UsageError("give --out FILE");
-        o.data = args["data"].as<std::vector<std::string>>();
-        o.data.erase(std::remove(o.data.begin(), o.data.end(), std::string()), o.data.end());
-        if (o.data.empty()) throw UsageError("give at least one --data FILE");
-        o.out = args["out"].as<std::string>();
-        o.start = text_flag(args, "start").value_or("");
-        o.epochs = int(whole_flag(args, "epochs", 0, 1'000'000));
-        o.lr = real_flag(args, "lr", 0, INFINITY);
-        if (!(o.lr > 0))
-            throw UsageError("--lr: must be positive: '" + args["lr"].as<std::string>() + "'");
-        o.batch = std::int64_t(whole_flag(args, "batch", 0, INT64_MAX));
-        o.threads = int(whole_flag(args, "threads", 1, 1024));
-        o.lambda = real_flag(args, "lambda", 0, 1);
-        o.max_positions = whole_flag(args, "max-positions", 0, UINT64_MAX);
-        o.seed = whole_flag(args, "seed", 0, UINT64_MAX);
-        if (args.count("k")) {
-            o.k = real_flag(args, "k", 0, INFINITY);
-            if (!(*o.k > 0))
-                throw UsageError("--k: must be positive: '" + args["k"].as<std::string>() + "'");
-        }
-        o.holdout = real_flag(args, "holdout", 0, 0.5);
-        o.min_count = whole_flag(args, "min-count", 0, UINT64_MAX);
-        o.l2 = real_flag(args, "l2", 0, INFINITY);
-        if (args.count("only"))
-            for (const std::string& name : args["only"].as<std::vector<std::string>>()) {
-                if (name.empty()) continue;
-                const std::optional<Term> term = find_term(name);
-                if (!term) throw UsageError("--only: no term '" + name + "'");
-                o.only.push_back(*term);
-            }
-        o.skip_bad = args.count("skip-bad") > 0;
-        o.wdl = args.count("no-wdl") == 0;
-        const auto dir = std::filesystem::path(o.out).parent_path();
-        if (!dir.empty() && !std::filesystem::is_directory(dir))
-            throw UsageError("--out: the folder '" + dir.string() + "' does not exist");
-        if (std::filesystem::is_directory(o.out))
-            throw UsageError("--out: '" + o.out + "' is a folder");
-        // The output replaces its file: never one of the inputs.
-        const auto same_file = [](const std::string& a, const std::string& b) {
-            std::error_code ec;
-            return std::filesystem::equivalent(a, b, ec) && !ec;
-        };
-        for (const auto& file : o.data) {
-            if (std::filesystem::is_directory(file))
-                throw UsageError("--data: '" + file + "' is a folder");
-            if (same_file(file, o.out))
-                throw UsageError("--out: '" + o.out + "' is the data file '" + file +
-                                 "': it would be overwritten");
-        }
-    } catch (const UsageError& e) {
-        return cli.fail(e.what(), err);
+    if (!args.count("data")) throw UsageError("give at least one --data FILE");
+    if (!args.count("out")) throw UsageError("give --out FILE");
+    o.data = args["data"].as<std::vector<std::string>>();
+    o.data.erase(std::remove(o.data.begin(), o.data.end(), std::string()), o.data.end());
+    if (o.data.empty()) throw UsageError("give at least one --data FILE");
+    o.out = args["out"].as<std::string>();
+    o.start = text_flag(args, "start").value_or("");
+    o.epochs = int(whole_flag(args, "epochs", 0, 1'000'000));
+    o.lr = real_flag(args, "lr", 0, INFINITY);
+    if (!(o.lr > 0))
+        throw UsageError("--lr: must be positive: '" + args["lr"].as<std::string>() + "'");
+    o.batch = std::int64_t(whole_flag(args, "batch", 0, INT64_MAX));
+    o.threads = int(whole_flag(args, "threads", 1, 1024));
+    o.lambda = real_flag(args, "lambda", 0, 1);
+    o.max_positions = whole_flag(args, "max-positions", 0, UINT64_MAX);
+    o.seed = whole_flag(args, "seed", 0, UINT64_MAX);
+    if (args.count("k")) {
+        o.k = real_flag(args, "k", 0, INFINITY);
+        if (!(*o.k > 0))
+            throw UsageError("--k: must be positive: '" + args["k"].as<std::string>() + "'");
     }
+    o.holdout = real_flag(args, "holdout", 0, 0.5);
+    o.min_count = whole_flag(args, "min-count", 0, UINT64_MAX);
+    o.l2 = real_flag(args, "l2", 0, INFINITY);
+    if (args.count("only"))
+        for (const std::string& name : args["only"].as<std::vector<std::string>>()) {
+            if (name.empty()) continue;
+            const std::optional<Term> term = find_term(name);
+            if (!term) throw UsageError("--only: no term '" + name + "'");
+            o.only.push_back(*term);
+        }
+    o.skip_bad = args.count("skip-bad") > 0;
+    o.wdl = args.count("no-wdl") == 0;
+    const auto dir = std::filesystem::path(o.out).parent_path();
+    if (!dir.empty() && !std::filesystem::is_directory(dir))
+        throw UsageError("--out: the folder '" + dir.string() + "' does not exist");
+    if (std::filesystem::is_directory(o.out))
+        throw UsageError("--out: '" + o.out + "' is a folder");
+    // The output replaces its file: never one of the inputs.
+    const auto same_file = [](const std::string& a, const std::string& b) {
+        std::error_code ec;
+        return std::filesystem::equivalent(a, b, ec) && !ec;
+    };
+    for (const auto& file : o.data) {
+        if (std::filesystem::is_directory(file))
+            throw UsageError("--data: '" + file + "' is a folder");
+        if (same_file(file, o.out))
+            throw UsageError("--out: '" + o.out + "' is the data file '" + file +
+                             "': it would be overwritten");
+    }
+    return o;
+}
+
+// The fit itself, with its progress on `err` and its report on `out`.
+int fit(const TuneSettings& o, std::ostream& out, std::ostream& err) {
     try {
         const auto start = std::chrono::steady_clock::now();
         const bool interactive = &err == &std::cerr && is_terminal(stderr);
@@ -325,6 +327,26 @@ int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream&
         err << "horizon tune: " << e.what() << "\n";
         return 2;
     }
+}
+
+} // namespace
+
+int run_tune(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+    const CommandLine cli = tune_command_line();
+    const std::vector<std::string> words = words_with_short_k(argc, argv);
+    std::vector<const char*> word_ptrs;
+    for (const auto& word : words)
+        word_ptrs.push_back(word.c_str());
+    cxxopts::ParseResult args;
+    if (const auto status = cli.parse(int(word_ptrs.size()), word_ptrs.data(), args, out, err))
+        return *status;
+    TuneSettings o;
+    try {
+        o = read_settings(args);
+    } catch (const UsageError& e) {
+        return cli.fail(e.what(), err);
+    }
+    return fit(o, out, err);
 }
 
 int tune_main(int argc, const char* const* argv) {
