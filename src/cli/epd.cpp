@@ -105,6 +105,40 @@ std::size_t run_suite(const std::vector<EpdTest>& tests,
     return solved;
 }
 
+// The suite run by another UCI engine.
+std::size_t run_with_engine(const std::string& other_engine, const std::string& path,
+                            const std::vector<EpdTest>& tests, const SearchFlags& flags) {
+    UciClient client(other_engine);
+    client.set_option("Threads", std::to_string(flags.threads));
+    client.set_option("Hash", std::to_string(flags.hash_mib));
+    if (flags.syzygy_path) client.set_option("SyzygyPath", *flags.syzygy_path);
+    std::cout << "Suite " << path << ": " << tests.size() << " positions; "
+              << (client.name().empty() ? other_engine : client.name()) << ", " << flags.text()
+              << std::endl;
+    return run_suite(tests,
+                     [&](const EpdTest& t) { return run_epd_test(client, t, flags.limits); });
+}
+
+// The suite run by Horizon itself; nullopt (the problem said) when the flags cannot be applied.
+std::optional<std::size_t> run_with_horizon(const std::string& path,
+                                            const std::vector<EpdTest>& tests,
+                                            const SearchFlags& flags) {
+    Engine engine;
+    std::vector<std::string> problems;
+    const auto err = flags.apply(engine, problems);
+    for (const std::string& p : problems)
+        std::cerr << "horizon epd: --syzygy-path: " << p << "\n";
+    if (err) {
+        std::cerr << "horizon epd: " << *err << "\n";
+        return std::nullopt;
+    }
+    const auto& id = engine_identity();
+    std::cout << "Suite " << path << ": " << tests.size() << " positions; " << id.name << " "
+              << id.version << ", " << flags.text() << std::endl;
+    return run_suite(tests,
+                     [&](const EpdTest& t) { return run_epd_test(engine, t, flags.limits); });
+}
+
 } // namespace
 
 int epd_main(int argc, const char* const* argv) {
@@ -138,30 +172,11 @@ int epd_main(int argc, const char* const* argv) {
     try {
         std::size_t solved = 0;
         if (other_engine) {
-            UciClient client(*other_engine);
-            client.set_option("Threads", std::to_string(flags.threads));
-            client.set_option("Hash", std::to_string(flags.hash_mib));
-            if (flags.syzygy_path) client.set_option("SyzygyPath", *flags.syzygy_path);
-            std::cout << "Suite " << path << ": " << tests->size() << " positions; "
-                      << (client.name().empty() ? *other_engine : client.name()) << ", "
-                      << flags.text() << std::endl;
-            solved = run_suite(
-                *tests, [&](const EpdTest& t) { return run_epd_test(client, t, flags.limits); });
+            solved = run_with_engine(*other_engine, path, *tests, flags);
+        } else if (const auto n = run_with_horizon(path, *tests, flags)) {
+            solved = *n;
         } else {
-            Engine engine;
-            std::vector<std::string> problems;
-            const auto err = flags.apply(engine, problems);
-            for (const std::string& p : problems)
-                std::cerr << "horizon epd: --syzygy-path: " << p << "\n";
-            if (err) {
-                std::cerr << "horizon epd: " << *err << "\n";
-                return 2;
-            }
-            const auto& id = engine_identity();
-            std::cout << "Suite " << path << ": " << tests->size() << " positions; " << id.name
-                      << " " << id.version << ", " << flags.text() << std::endl;
-            solved = run_suite(
-                *tests, [&](const EpdTest& t) { return run_epd_test(engine, t, flags.limits); });
+            return 2;
         }
         return solved == tests->size() ? 0 : 1;
     } catch (const std::exception& e) {

@@ -133,6 +133,43 @@ int run_bench(const std::string& stockfish, int runs) {
     return 0;
 }
 
+// perft --suite: every position's counts checked, then the totals.
+int check_suite(const std::string& file, int max_depth) {
+    std::vector<std::string> errors;
+    const SuiteResult r = run_perft_suite(file, max_depth, std::cout, std::cout, errors);
+    if (!errors.empty()) {
+        for (const std::string& e : errors)
+            std::cerr << "horizon perft: " << e << "\n";
+        return 2;
+    }
+    std::cout << "\n"
+              << r.positions << " positions, " << r.checks << " counts checked, "
+              << (r.checks - r.failures) << " passed, " << r.failures << " failed\n";
+    std::cout << "Nodes searched: " << r.nodes << "\n";
+    print_speed(r.nodes, r.seconds);
+    return r.failures ? 1 : 0;
+}
+
+// perft --depth: the count (with --divide, per root move), its speed and the peak memory.
+int count_nodes(Position& pos, int depth, bool divide) {
+    const auto start = Clock::now();
+    std::uint64_t nodes = 0;
+    if (divide) {
+        for (const auto& [m, n] : perft_divide(pos, depth)) {
+            std::cout << move_to_uci(pos, m) << ": " << n << "\n";
+            nodes += n;
+        }
+        std::cout << "\n";
+    } else {
+        nodes = perft(pos, depth);
+    }
+    const double secs = seconds_since(start);
+    std::cout << "Nodes searched: " << nodes << "\n";
+    print_speed(nodes, secs);
+    std::cout << "Peak memory (RSS, KiB): " << peak_memory_kib() << "\n";
+    return 0;
+}
+
 } // namespace
 
 SuiteResult run_perft_suite(const std::string& path, int max_depth, std::ostream& out,
@@ -211,38 +248,8 @@ int perft_main(int argc, const char* const* argv) {
     }
     try {
         if (args.count("bench")) return run_bench(args["stockfish"].as<std::string>(), runs);
-        if (args.count("suite")) {
-            std::vector<std::string> errors;
-            const SuiteResult r = run_perft_suite(args["suite"].as<std::string>(), max_depth,
-                                                  std::cout, std::cout, errors);
-            if (!errors.empty()) {
-                for (const std::string& e : errors)
-                    std::cerr << "horizon perft: " << e << "\n";
-                return 2;
-            }
-            std::cout << "\n"
-                      << r.positions << " positions, " << r.checks << " counts checked, "
-                      << (r.checks - r.failures) << " passed, " << r.failures << " failed\n";
-            std::cout << "Nodes searched: " << r.nodes << "\n";
-            print_speed(r.nodes, r.seconds);
-            return r.failures ? 1 : 0;
-        }
-        const auto start = Clock::now();
-        std::uint64_t nodes = 0;
-        if (args.count("divide")) {
-            for (const auto& [m, n] : perft_divide(pos, depth)) {
-                std::cout << move_to_uci(pos, m) << ": " << n << "\n";
-                nodes += n;
-            }
-            std::cout << "\n";
-        } else {
-            nodes = perft(pos, depth);
-        }
-        const double secs = seconds_since(start);
-        std::cout << "Nodes searched: " << nodes << "\n";
-        print_speed(nodes, secs);
-        std::cout << "Peak memory (RSS, KiB): " << peak_memory_kib() << "\n";
-        return 0;
+        if (args.count("suite")) return check_suite(args["suite"].as<std::string>(), max_depth);
+        return count_nodes(pos, depth, args.count("divide") > 0);
     } catch (const std::exception& e) {
         std::cerr << "horizon perft: " << e.what() << "\n";
         return 2;
