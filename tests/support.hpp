@@ -47,13 +47,13 @@ inline Bitboard reference_attackers(const Position& pos, Square s, Color by, Bit
             att = knight_attacks(from);
             break;
         case BISHOP:
-            att = attacks::slow_bishop_attacks(from, occ);
+            att = slow_bishop_attacks(from, occ);
             break;
         case ROOK:
-            att = attacks::slow_rook_attacks(from, occ);
+            att = slow_rook_attacks(from, occ);
             break;
         case QUEEN:
-            att = attacks::slow_bishop_attacks(from, occ) | attacks::slow_rook_attacks(from, occ);
+            att = slow_bishop_attacks(from, occ) | slow_rook_attacks(from, occ);
             break;
         case KING:
             att = king_attacks(from);

@@ -62,29 +62,29 @@ TEST_CASE("slow reference slider attacks are right on hand-made boards", "[attac
     // Rook on d4, blockers on d6 and b4; the blocker squares themselves are attacked.
     const Bitboard occ = sq_set({D6, B4});
     const Bitboard rook = sq_set({D5, D6, D3, D2, D1, C4, B4, E4, F4, G4, H4});
-    CHECK(attacks::slow_rook_attacks(D4, occ) == rook);
+    CHECK(slow_rook_attacks(D4, occ) == rook);
 
     // Bishop on c1 with an empty board: b2, a3 and the long diagonal to h6.
-    CHECK(attacks::slow_bishop_attacks(C1, 0) == sq_set({B2, A3, D2, E3, F4, G5, H6}));
+    CHECK(slow_bishop_attacks(C1, 0) == sq_set({B2, A3, D2, E3, F4, G5, H6}));
     // Bishop on e5 blocked on f6 and c3.
-    CHECK(attacks::slow_bishop_attacks(E5, sq_set({F6, C3})) ==
+    CHECK(slow_bishop_attacks(E5, sq_set({F6, C3})) ==
           sq_set({F6, D6, C7, B8, F4, G3, H2, D4, C3}));
     // Rook in a corner on an empty board sees 14 squares.
-    CHECK(attacks::slow_rook_attacks(H8, 0) == ((file_bb(7) | rank_bb(7)) & ~square_bb(H8)));
+    CHECK(slow_rook_attacks(H8, 0) == ((file_bb(7) | rank_bb(7)) & ~square_bb(H8)));
 }
 
 TEST_CASE("magic slider lookups equal the reference on every relevant occupancy", "[attacks]") {
     Mismatch rook, bishop;
     for (int i = 0; i < SQUARE_NB; ++i) {
         const Square s = Square(i);
-        const auto& re = attacks::ROOK_ENTRIES[s];
-        const auto& be = attacks::BISHOP_ENTRIES[s];
+        const auto& re = ROOK_ENTRIES[s];
+        const auto& be = BISHOP_ENTRIES[s];
         for_each_subset(re.mask, [&](Bitboard occ) {
-            const Bitboard got = re.magic_lookup(occ), want = attacks::slow_rook_attacks(s, occ);
+            const Bitboard got = re.magic_lookup(occ), want = slow_rook_attacks(s, occ);
             if (got != want) rook.note("rook magic", s, occ, got, want);
         });
         for_each_subset(be.mask, [&](Bitboard occ) {
-            const Bitboard got = be.magic_lookup(occ), want = attacks::slow_bishop_attacks(s, occ);
+            const Bitboard got = be.magic_lookup(occ), want = slow_bishop_attacks(s, occ);
             if (got != want) bishop.note("bishop magic", s, occ, got, want);
         });
     }
@@ -98,8 +98,8 @@ TEST_CASE("slider masks exclude the board edges and the square itself", "[attack
     for (int i = 0; i < SQUARE_NB; ++i) {
         const Square s = Square(i);
         CAPTURE(square_name(s));
-        const Bitboard rook_mask = attacks::ROOK_ENTRIES[s].mask;
-        const Bitboard bishop_mask = attacks::BISHOP_ENTRIES[s].mask;
+        const Bitboard rook_mask = ROOK_ENTRIES[s].mask;
+        const Bitboard bishop_mask = BISHOP_ENTRIES[s].mask;
         CHECK((rook_mask & square_bb(s)) == 0);
         CHECK((bishop_mask & square_bb(s)) == 0);
         // A rook's relevant squares: its rank and file without their end squares.
@@ -108,9 +108,9 @@ TEST_CASE("slider masks exclude the board edges and the square itself", "[attack
         CHECK(popcount(rook_mask) == expected_rook_bits);
         CHECK((bishop_mask & (FILE_A_BB | FILE_H_BB | RANK_1_BB | RANK_8_BB)) == 0);
     }
-    CHECK(popcount(attacks::BISHOP_ENTRIES[D4].mask) == 9);
-    CHECK(popcount(attacks::BISHOP_ENTRIES[A1].mask) == 6);
-    CHECK(popcount(attacks::BISHOP_ENTRIES[B1].mask) == 5);
+    CHECK(popcount(BISHOP_ENTRIES[D4].mask) == 9);
+    CHECK(popcount(BISHOP_ENTRIES[A1].mask) == 6);
+    CHECK(popcount(BISHOP_ENTRIES[B1].mask) == 5);
 }
 
 TEST_CASE("slider lookups equal the reference on random full-board occupancies", "[attacks]") {
@@ -120,11 +120,11 @@ TEST_CASE("slider lookups equal the reference on random full-board occupancies",
         const Square s = Square(i);
         for (int n = 0; n < 3000; ++n) {
             const Bitboard occ = random_occupancy(rng, n);
-            const Bitboard want_r = attacks::slow_rook_attacks(s, occ);
-            const Bitboard want_b = attacks::slow_bishop_attacks(s, occ);
-            Bitboard got = attacks::ROOK_ENTRIES[s].magic_lookup(occ);
+            const Bitboard want_r = slow_rook_attacks(s, occ);
+            const Bitboard want_b = slow_bishop_attacks(s, occ);
+            Bitboard got = ROOK_ENTRIES[s].magic_lookup(occ);
             if (got != want_r) mm.note("rook magic", s, occ, got, want_r);
-            got = attacks::BISHOP_ENTRIES[s].magic_lookup(occ);
+            got = BISHOP_ENTRIES[s].magic_lookup(occ);
             if (got != want_b) mm.note("bishop magic", s, occ, got, want_b);
             // The lookups the engine uses.
             got = rook_attacks(s, occ);
@@ -146,14 +146,14 @@ TEST_CASE("PEXT slider lookups equal the reference", "[attacks][pext]") {
     Mismatch mm;
     for (int i = 0; i < SQUARE_NB; ++i) {
         const Square s = Square(i);
-        const auto& re = attacks::ROOK_ENTRIES[s];
-        const auto& be = attacks::BISHOP_ENTRIES[s];
+        const auto& re = ROOK_ENTRIES[s];
+        const auto& be = BISHOP_ENTRIES[s];
         for_each_subset(re.mask, [&](Bitboard occ) {
-            const Bitboard got = re.pext_lookup(occ), want = attacks::slow_rook_attacks(s, occ);
+            const Bitboard got = re.pext_lookup(occ), want = slow_rook_attacks(s, occ);
             if (got != want) mm.note("rook pext", s, occ, got, want);
         });
         for_each_subset(be.mask, [&](Bitboard occ) {
-            const Bitboard got = be.pext_lookup(occ), want = attacks::slow_bishop_attacks(s, occ);
+            const Bitboard got = be.pext_lookup(occ), want = slow_bishop_attacks(s, occ);
             if (got != want) mm.note("bishop pext", s, occ, got, want);
         });
     }
@@ -162,11 +162,11 @@ TEST_CASE("PEXT slider lookups equal the reference", "[attacks][pext]") {
         const Square s = Square(i);
         for (int n = 0; n < 3000; ++n) {
             const Bitboard occ = random_occupancy(rng, n);
-            Bitboard got = attacks::ROOK_ENTRIES[s].pext_lookup(occ);
-            Bitboard want = attacks::slow_rook_attacks(s, occ);
+            Bitboard got = ROOK_ENTRIES[s].pext_lookup(occ);
+            Bitboard want = slow_rook_attacks(s, occ);
             if (got != want) mm.note("rook pext (random)", s, occ, got, want);
-            got = attacks::BISHOP_ENTRIES[s].pext_lookup(occ);
-            want = attacks::slow_bishop_attacks(s, occ);
+            got = BISHOP_ENTRIES[s].pext_lookup(occ);
+            want = slow_bishop_attacks(s, occ);
             if (got != want) mm.note("bishop pext (random)", s, occ, got, want);
         }
     }

@@ -130,14 +130,13 @@ std::vector<std::uint16_t> reference_moves(Position& pos) {
             targets = knight_attacks(from);
             break;
         case BISHOP:
-            targets = attacks::slow_bishop_attacks(from, occ);
+            targets = slow_bishop_attacks(from, occ);
             break;
         case ROOK:
-            targets = attacks::slow_rook_attacks(from, occ);
+            targets = slow_rook_attacks(from, occ);
             break;
         case QUEEN:
-            targets =
-                attacks::slow_bishop_attacks(from, occ) | attacks::slow_rook_attacks(from, occ);
+            targets = slow_bishop_attacks(from, occ) | slow_rook_attacks(from, occ);
             break;
         case KING:
             targets = king_attacks(from);

@@ -7,15 +7,13 @@
 
 namespace horizon {
 
-namespace attacks {
-
 SliderEntry ROOK_ENTRIES[SQUARE_NB];
 SliderEntry BISHOP_ENTRIES[SQUARE_NB];
 Bitboard PAWN_ATTACKS[COLOR_NB][SQUARE_NB];
 Bitboard KNIGHT_ATTACKS[SQUARE_NB];
 Bitboard KING_ATTACKS[SQUARE_NB];
-Bitboard BETWEEN[SQUARE_NB][SQUARE_NB];
-Bitboard LINE[SQUARE_NB][SQUARE_NB];
+Bitboard BETWEEN_BB[SQUARE_NB][SQUARE_NB];
+Bitboard LINE_BB[SQUARE_NB][SQUARE_NB];
 
 namespace {
 
@@ -139,7 +137,7 @@ void init_slider(SliderEntry* entries, Bitboard* magic_table, [[maybe_unused]] B
 Bitboard slow_rook_attacks(Square s, Bitboard occ) { return ray_attacks(s, occ, ROOK_DIRS); }
 Bitboard slow_bishop_attacks(Square s, Bitboard occ) { return ray_attacks(s, occ, BISHOP_DIRS); }
 
-void init() {
+void init_attacks() {
 #if HORIZON_HAS_BMI2
     init_slider(ROOK_ENTRIES, rook_magic_table, rook_pext_table, ROOK_DIRS, ROOK_MAGICS);
     init_slider(BISHOP_ENTRIES, bishop_magic_table, bishop_pext_table, BISHOP_DIRS, BISHOP_MAGICS);
@@ -161,30 +159,28 @@ void init() {
     for (int a = 0; a < SQUARE_NB; ++a) {
         for (int b = 0; b < SQUARE_NB; ++b) {
             const Square sa = Square(a), sb = Square(b);
-            BETWEEN[a][b] = square_bb(sb);
-            LINE[a][b] = 0;
+            BETWEEN_BB[a][b] = square_bb(sb);
+            LINE_BB[a][b] = 0;
             if (a == b) continue;
             for (const auto* dirs : {&ROOK_DIRS, &BISHOP_DIRS}) {
                 if (ray_attacks(sa, 0, *dirs) & square_bb(sb)) {
-                    LINE[a][b] = (ray_attacks(sa, 0, *dirs) & ray_attacks(sb, 0, *dirs)) |
-                                 square_bb(sa) | square_bb(sb);
-                    BETWEEN[a][b] = (ray_attacks(sa, square_bb(sb), *dirs) &
-                                     ray_attacks(sb, square_bb(sa), *dirs)) |
-                                    square_bb(sb);
+                    LINE_BB[a][b] = (ray_attacks(sa, 0, *dirs) & ray_attacks(sb, 0, *dirs)) |
+                                    square_bb(sa) | square_bb(sb);
+                    BETWEEN_BB[a][b] = (ray_attacks(sa, square_bb(sb), *dirs) &
+                                        ray_attacks(sb, square_bb(sa), *dirs)) |
+                                       square_bb(sb);
                 }
             }
         }
     }
 }
 
-} // namespace attacks
-
 void init_tables() {
     static bool done = false;
     if (done) return;
     done = true;
-    attacks::init();
-    zobrist::init();
+    init_attacks();
+    init_zobrist();
 }
 
 } // namespace horizon

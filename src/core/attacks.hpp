@@ -23,8 +23,6 @@ namespace horizon {
 // Builds every table (attacks, Zobrist keys). Call once before anything else.
 void init_tables();
 
-namespace attacks {
-
 // One slider's lookup for one square.
 struct SliderEntry {
     Bitboard mask = 0;  // relevant occupancy (edges excluded)
@@ -53,24 +51,18 @@ extern SliderEntry BISHOP_ENTRIES[SQUARE_NB];
 extern Bitboard PAWN_ATTACKS[COLOR_NB][SQUARE_NB];
 extern Bitboard KNIGHT_ATTACKS[SQUARE_NB];
 extern Bitboard KING_ATTACKS[SQUARE_NB];
-extern Bitboard BETWEEN[SQUARE_NB][SQUARE_NB]; // strictly between, plus the second square
-extern Bitboard LINE[SQUARE_NB][SQUARE_NB];    // whole line through both, or 0
+extern Bitboard BETWEEN_BB[SQUARE_NB][SQUARE_NB]; // strictly between, plus the second square
+extern Bitboard LINE_BB[SQUARE_NB][SQUARE_NB];    // whole line through both, or 0
 
 // Reference slider attacks by walking rays; slow, used to build and to test the tables.
 Bitboard slow_rook_attacks(Square s, Bitboard occ);
 Bitboard slow_bishop_attacks(Square s, Bitboard occ);
 
-} // namespace attacks
-
-inline Bitboard pawn_attacks(Color c, Square s) { return attacks::PAWN_ATTACKS[c][s]; }
-inline Bitboard knight_attacks(Square s) { return attacks::KNIGHT_ATTACKS[s]; }
-inline Bitboard king_attacks(Square s) { return attacks::KING_ATTACKS[s]; }
-inline Bitboard rook_attacks(Square s, Bitboard occ) {
-    return attacks::ROOK_ENTRIES[s].lookup(occ);
-}
-inline Bitboard bishop_attacks(Square s, Bitboard occ) {
-    return attacks::BISHOP_ENTRIES[s].lookup(occ);
-}
+inline Bitboard pawn_attacks(Color c, Square s) { return PAWN_ATTACKS[c][s]; }
+inline Bitboard knight_attacks(Square s) { return KNIGHT_ATTACKS[s]; }
+inline Bitboard king_attacks(Square s) { return KING_ATTACKS[s]; }
+inline Bitboard rook_attacks(Square s, Bitboard occ) { return ROOK_ENTRIES[s].lookup(occ); }
+inline Bitboard bishop_attacks(Square s, Bitboard occ) { return BISHOP_ENTRIES[s].lookup(occ); }
 inline Bitboard queen_attacks(Square s, Bitboard occ) {
     return rook_attacks(s, occ) | bishop_attacks(s, occ);
 }
@@ -92,8 +84,8 @@ inline Bitboard piece_attacks(PieceType pt, Square s, Bitboard occ) {
     }
 }
 // Squares strictly between a and b on a line, plus b itself; just b when not aligned.
-inline Bitboard between_bb(Square a, Square b) { return attacks::BETWEEN[a][b]; }
-inline Bitboard line_bb(Square a, Square b) { return attacks::LINE[a][b]; }
+inline Bitboard between_bb(Square a, Square b) { return BETWEEN_BB[a][b]; }
+inline Bitboard line_bb(Square a, Square b) { return LINE_BB[a][b]; }
 inline bool aligned(Square a, Square b, Square c) { return line_bb(a, b) & square_bb(c); }
 
 } // namespace horizon

@@ -346,19 +346,19 @@ Key Position::compute_key() const {
     Key k = 0;
     for (Bitboard b = pieces(); b;) {
         const Square s = pop_lsb(b);
-        k ^= zobrist::PSQ[board_[s]][s];
+        k ^= ZOBRIST_PSQ[board_[s]][s];
     }
-    k ^= zobrist::CASTLING[st_.castling];
-    if (st_.ep_square != NO_SQUARE) k ^= zobrist::EN_PASSANT_FILE[file_of(st_.ep_square)];
-    if (side_ == BLACK) k ^= zobrist::SIDE;
+    k ^= ZOBRIST_CASTLING[st_.castling];
+    if (st_.ep_square != NO_SQUARE) k ^= ZOBRIST_EN_PASSANT_FILE[file_of(st_.ep_square)];
+    if (side_ == BLACK) k ^= ZOBRIST_SIDE;
     return k;
 }
 
 Key Position::compute_pawn_key() const {
-    Key k = zobrist::NO_PAWNS;
+    Key k = ZOBRIST_NO_PAWNS;
     for (Bitboard b = pieces(PAWN); b;) {
         const Square s = pop_lsb(b);
-        k ^= zobrist::PSQ[board_[s]][s];
+        k ^= ZOBRIST_PSQ[board_[s]][s];
     }
     return k;
 }
@@ -367,7 +367,7 @@ Key Position::compute_non_pawn_key(Color c) const {
     Key k = 0;
     for (Bitboard b = pieces(c) & ~pieces(PAWN); b;) {
         const Square s = pop_lsb(b);
-        k ^= zobrist::PSQ[board_[s]][s];
+        k ^= ZOBRIST_PSQ[board_[s]][s];
     }
     return k;
 }
@@ -409,8 +409,8 @@ void Position::do_castling(bool undo, Color us, Square king_from, Square rook_fr
         remove_piece(rook_from);
         put_piece(king, kto);
         put_piece(rook, rto);
-        const Key moved = zobrist::PSQ[king][king_from] ^ zobrist::PSQ[king][kto] ^
-                          zobrist::PSQ[rook][rook_from] ^ zobrist::PSQ[rook][rto];
+        const Key moved = ZOBRIST_PSQ[king][king_from] ^ ZOBRIST_PSQ[king][kto] ^
+                          ZOBRIST_PSQ[rook][rook_from] ^ ZOBRIST_PSQ[rook][rto];
         st_.key ^= moved;
         st_.non_pawn_key[us] ^= moved;
     } else {
@@ -424,8 +424,8 @@ void Position::do_castling(bool undo, Color us, Square king_from, Square rook_fr
 Key Position::key_after(Move m) const {
     const Square from = m.from(), to = m.to();
     const Piece pc = board_[from];
-    Key k = st_.key ^ zobrist::SIDE ^ zobrist::PSQ[pc][from] ^ zobrist::PSQ[pc][to];
-    if (m.type() != CASTLING && board_[to] != NO_PIECE) k ^= zobrist::PSQ[board_[to]][to];
+    Key k = st_.key ^ ZOBRIST_SIDE ^ ZOBRIST_PSQ[pc][from] ^ ZOBRIST_PSQ[pc][to];
+    if (m.type() != CASTLING && board_[to] != NO_PIECE) k ^= ZOBRIST_PSQ[board_[to]][to];
     return k;
 }
 
@@ -440,9 +440,9 @@ void Position::make_move(Move m) {
     ++st_.rule50;
     ++st_.plies_from_null;
     ++game_ply_;
-    st_.key ^= zobrist::SIDE;
+    st_.key ^= ZOBRIST_SIDE;
     if (st_.ep_square != NO_SQUARE) {
-        st_.key ^= zobrist::EN_PASSANT_FILE[file_of(st_.ep_square)];
+        st_.key ^= ZOBRIST_EN_PASSANT_FILE[file_of(st_.ep_square)];
         st_.ep_square = NO_SQUARE;
     }
 
@@ -453,34 +453,34 @@ void Position::make_move(Move m) {
             const Square cap_sq = m.type() == EN_PASSANT ? Square(to - pawn_push(us)) : to;
             const Piece captured = board_[cap_sq];
             st_.captured = captured;
-            st_.key ^= zobrist::PSQ[captured][cap_sq];
+            st_.key ^= ZOBRIST_PSQ[captured][cap_sq];
             if (type_of(captured) == PAWN)
-                st_.pawn_key ^= zobrist::PSQ[captured][cap_sq];
+                st_.pawn_key ^= ZOBRIST_PSQ[captured][cap_sq];
             else
-                st_.non_pawn_key[them] ^= zobrist::PSQ[captured][cap_sq];
+                st_.non_pawn_key[them] ^= ZOBRIST_PSQ[captured][cap_sq];
             remove_piece(cap_sq);
             st_.rule50 = 0;
         }
         move_piece(from, to);
-        st_.key ^= zobrist::PSQ[pc][from] ^ zobrist::PSQ[pc][to];
+        st_.key ^= ZOBRIST_PSQ[pc][from] ^ ZOBRIST_PSQ[pc][to];
         if (type_of(pc) != PAWN) {
-            st_.non_pawn_key[us] ^= zobrist::PSQ[pc][from] ^ zobrist::PSQ[pc][to];
+            st_.non_pawn_key[us] ^= ZOBRIST_PSQ[pc][from] ^ ZOBRIST_PSQ[pc][to];
         } else {
             st_.rule50 = 0;
-            st_.pawn_key ^= zobrist::PSQ[pc][from];
+            st_.pawn_key ^= ZOBRIST_PSQ[pc][from];
             if (m.type() == PROMOTION) {
                 const Piece promoted = make_piece(us, m.promotion_type());
                 remove_piece(to);
                 put_piece(promoted, to);
-                st_.key ^= zobrist::PSQ[pc][to] ^ zobrist::PSQ[promoted][to];
-                st_.non_pawn_key[us] ^= zobrist::PSQ[promoted][to];
+                st_.key ^= ZOBRIST_PSQ[pc][to] ^ ZOBRIST_PSQ[promoted][to];
+                st_.non_pawn_key[us] ^= ZOBRIST_PSQ[promoted][to];
             } else {
-                st_.pawn_key ^= zobrist::PSQ[pc][to];
+                st_.pawn_key ^= ZOBRIST_PSQ[pc][to];
                 if ((int(to) ^ int(from)) == 16) {
                     const Square ep = Square((int(from) + int(to)) / 2);
                     if (pawn_attacks(us, ep) & pieces(them, PAWN)) {
                         st_.ep_square = ep;
-                        st_.key ^= zobrist::EN_PASSANT_FILE[file_of(ep)];
+                        st_.key ^= ZOBRIST_EN_PASSANT_FILE[file_of(ep)];
                     }
                 }
             }
@@ -489,9 +489,9 @@ void Position::make_move(Move m) {
 
     const std::uint8_t lost = castling_mask_[from] | castling_mask_[to];
     if (st_.castling & lost) {
-        st_.key ^= zobrist::CASTLING[st_.castling];
+        st_.key ^= ZOBRIST_CASTLING[st_.castling];
         st_.castling &= std::uint8_t(~lost);
-        st_.key ^= zobrist::CASTLING[st_.castling];
+        st_.key ^= ZOBRIST_CASTLING[st_.castling];
     }
 
     side_ = them;
@@ -525,10 +525,10 @@ void Position::make_null_move() {
     st_.move = Move::null();
     st_.captured = NO_PIECE;
     if (st_.ep_square != NO_SQUARE) {
-        st_.key ^= zobrist::EN_PASSANT_FILE[file_of(st_.ep_square)];
+        st_.key ^= ZOBRIST_EN_PASSANT_FILE[file_of(st_.ep_square)];
         st_.ep_square = NO_SQUARE;
     }
-    st_.key ^= zobrist::SIDE;
+    st_.key ^= ZOBRIST_SIDE;
     ++st_.rule50;
     st_.plies_from_null = 0;
     ++game_ply_;

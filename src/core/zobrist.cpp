@@ -2,34 +2,34 @@
 
 #include "core/random.hpp"
 
-namespace horizon::zobrist {
+namespace horizon {
 
-Key PSQ[PIECE_NB][SQUARE_NB];
-Key CASTLING[16];
-Key EN_PASSANT_FILE[8];
-Key SIDE;
-Key NO_PAWNS;
+Key ZOBRIST_PSQ[PIECE_NB][SQUARE_NB];
+Key ZOBRIST_CASTLING[16];
+Key ZOBRIST_EN_PASSANT_FILE[8];
+Key ZOBRIST_SIDE;
+Key ZOBRIST_NO_PAWNS;
 
-void init() {
+void init_zobrist() {
     // splitmix64 with a fixed seed: keys are identical on every run and platform.
     std::uint64_t state = 0x484F52495A4F4E00ULL; // "HORIZON"
     auto next = [&state] { return splitmix64(state); };
-    for (auto& row : PSQ)
+    for (auto& row : ZOBRIST_PSQ)
         for (Key& k : row)
             k = next();
-    for (Key& k : EN_PASSANT_FILE)
+    for (Key& k : ZOBRIST_EN_PASSANT_FILE)
         k = next();
     // Castling keys are xors of one key per right, so updating rights is one xor.
     Key right_keys[4];
     for (Key& k : right_keys)
         k = next();
     for (int cr = 0; cr < 16; ++cr) {
-        CASTLING[cr] = 0;
+        ZOBRIST_CASTLING[cr] = 0;
         for (int i = 0; i < 4; ++i)
-            if (cr & (1 << i)) CASTLING[cr] ^= right_keys[i];
+            if (cr & (1 << i)) ZOBRIST_CASTLING[cr] ^= right_keys[i];
     }
-    SIDE = next();
-    NO_PAWNS = next();
+    ZOBRIST_SIDE = next();
+    ZOBRIST_NO_PAWNS = next();
 }
 
-} // namespace horizon::zobrist
+} // namespace horizon

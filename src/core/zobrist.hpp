@@ -3,14 +3,14 @@
 
 #include "core/types.hpp"
 
-namespace horizon::zobrist {
+namespace horizon {
 
-extern Key PSQ[PIECE_NB][SQUARE_NB];
-extern Key CASTLING[16];
-extern Key EN_PASSANT_FILE[8];
-extern Key SIDE; // xored in when black is to move
-extern Key NO_PAWNS;
+extern Key ZOBRIST_PSQ[PIECE_NB][SQUARE_NB];
+extern Key ZOBRIST_CASTLING[16];
+extern Key ZOBRIST_EN_PASSANT_FILE[8];
+extern Key ZOBRIST_SIDE; // xored in when black is to move
+extern Key ZOBRIST_NO_PAWNS;
 
-void init();
+void init_zobrist();
 
-} // namespace horizon::zobrist
+} // namespace horizon
