@@ -103,10 +103,13 @@ bool Searcher::should_stop() {
     if (is_main() && root_depth_ <= 1) return false;
     const std::uint64_t n = nodes();
     if (limits_->nodes && n >= limits_->nodes) return stopped_ = true;
-    if ((n & (sp::TIME_CHECK_INTERVAL - 1)) != 0) return false;
+    // The stop flags at every node (they are written once per search): with many more threads
+    // than cores, a thread sees a stop the moment it runs again, not a node batch later.
     if (signals_.stop.load(std::memory_order_relaxed)) return stopped_ = true;
+    if (!is_main() && signals_.helpers_stop.load(std::memory_order_relaxed)) return stopped_ = true;
+    if ((n & (sp::TIME_CHECK_INTERVAL - 1)) != 0) return false;
     if (smp_.overtaken(root_depth_)) return abandoned_ = stopped_ = true;
-    if (!is_main()) return stopped_ = signals_.helpers_stop.load(std::memory_order_relaxed);
+    if (!is_main()) return false;
     if (limits_->nodes && context_->total_nodes() >= limits_->nodes) return stopped_ = true;
     return stopped_ = time_->has_limit() && !signals_.pondering.load(std::memory_order_relaxed) &&
                       time_->elapsed_ms() >= time_->hard_ms();
