@@ -859,6 +859,87 @@ TEST_CASE("go: mate in one - and being mated in one", "[uci]") {
     }
 }
 
+namespace {
+
+// Brute force, no search: the side to move mates within `n` moves whatever the defence.
+bool wins_within(Position& pos, int n) {
+    if (n <= 0) return false;
+    MoveList list;
+    generate<GenType::ALL>(pos, list);
+    for (Move m : list) {
+        pos.make_move(m);
+        bool win = is_checkmate(pos);
+        if (!win && n > 1 && has_legal_move(pos)) {
+            win = true;
+            MoveList replies;
+            generate<GenType::ALL>(pos, replies);
+            for (Move r : replies) {
+                pos.make_move(r);
+                win = wins_within(pos, n - 1);
+                pos.unmake_move(r);
+                if (!win) break;
+            }
+        }
+        pos.unmake_move(m);
+        if (win) return true;
+    }
+    return false;
+}
+
+// ... and is mated within `n` moves whatever it plays (it has a move).
+bool mated_within(Position pos, int n) {
+    MoveList list;
+    generate<GenType::ALL>(pos, list);
+    if (list.empty()) return false;
+    for (Move m : list) {
+        pos.make_move(m);
+        const bool mated = wins_within(pos, n);
+        pos.unmake_move(m);
+        if (!mated) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("go mate N: mates against the side to move are found and end the search",
+          "[uci][mate]") {
+    Session s;
+    struct Case {
+        const char* fen;
+        int mated_in; // the side to move is mated in this many moves, not fewer
+    };
+    for (const Case c : {Case{"7B/5R2/3p3N/3P4/2K1k2r/4N3/4Q3/8 b - - 0 1", 1},
+                         Case{"k7/2K5/8/8/8/8/8/1R6 b - - 0 1", 1},
+                         Case{"1k6/8/2K5/8/8/8/8/7R b - - 0 1", 2},
+                         Case{"k7/8/K7/8/8/8/8/2R5 b - - 0 1", 2}}) {
+        INFO(c.fen);
+        const Position root = position_from(c.fen);
+        REQUIRE(mated_within(root, c.mated_in));
+        REQUIRE_FALSE(mated_within(root, c.mated_in - 1));
+        for (int n = c.mated_in; n <= c.mated_in + 1; ++n) {
+            INFO("go mate " << n);
+            s.send("ucinewgame");
+            s.send(std::string("position fen ") + c.fen);
+            const auto out = check_search_output(s.go("go mate " + std::to_string(n)), root);
+            CHECK(out.infos.back().score_kind == "mate");
+            CHECK(out.infos.back().score == -c.mated_in);
+            // Proven at depth 2K: the search ends there, not at 2N.
+            CHECK(out.infos.back().num.at("depth") <= 2 * c.mated_in);
+        }
+    }
+}
+
+TEST_CASE("go mate N: a mate for the side to move ends the search once found", "[uci][mate]") {
+    Session s;
+    s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    const auto out = check_search_output(s.go("go mate 4"), s.engine.position());
+    CHECK(out.best == "a1a8");
+    CHECK(out.infos.back().score_kind == "mate");
+    CHECK(out.infos.back().score == 1);
+    CHECK(out.infos.back().num.at("depth") == 1);
+}
+
 TEST_CASE("go with no legal move: mated or stalemate", "[uci]") {
     Session s;
     SECTION("checkmated (fool's mate)") {

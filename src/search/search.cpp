@@ -864,8 +864,9 @@ bool Searcher::time_to_stop_iterating(Score score, Move best) {
 
 void Searcher::iterate(Position& pos) {
     int max_depth = limits_->depth > 0 ? std::min(limits_->depth, MAX_PLY - 10) : MAX_PLY - 10;
-    // go mate N: a full-width search to 2N - 1 plies finds every mate in N.
-    if (full_width_) max_depth = std::min(max_depth, 2 * limits_->mate - 1);
+    // go mate N: a full-width search to 2N - 1 plies finds every mate in N, to 2N plies
+    // every mate in N against the side to move.
+    if (full_width_) max_depth = std::min(max_depth, 2 * limits_->mate);
 
     RootMoves before; // Lazy SMP: the root moves before an iteration another thread overtakes
     for (int depth = smp_.first_depth(); depth <= max_depth; ++depth) {
@@ -926,7 +927,10 @@ bool Searcher::complete_iteration(int depth) {
 // a proven mate, a forced move, the time, or stop).
 bool Searcher::last_iteration(int depth, Move best) {
     const Score score = completed_score_;
-    if (limits_->mate > 0 && score >= mate_in(2 * limits_->mate - 1)) return true;
+    // go mate N: a mate in N for either side is proven (the search is full width).
+    if (limits_->mate > 0 &&
+        (score >= mate_in(2 * limits_->mate - 1) || score <= mated_in(2 * limits_->mate)))
+        return true;
     // A proven mate well inside the horizon: deeper iterations cannot change it.
     if (is_mate_score(score) && depth > SCORE_MATE - std::abs(score) + 8) return true;
     // Under a game clock one move to choose from (one legal, or one allowed by searchmoves) is
