@@ -833,6 +833,19 @@ TEST_CASE("UCI_LimitStrength on then off in one session", "[uci][strength]") {
     CHECK(off.infos.size() == full.infos.size());
 }
 
+TEST_CASE("UCI_LimitStrength at a one-line level: the line played is not reported twice",
+          "[uci][strength]") {
+    Session s;
+    s.send("setoption name UCI_LimitStrength value true");
+    s.send("setoption name UCI_Elo value " + std::to_string(STRENGTH_ELO_MAX));
+    REQUIRE(s.engine.strength().lines == 1);
+    s.send("position startpos moves d2d4");
+    // check_search_output refuses a report printed twice in a row.
+    const auto out = check_search_output(s.go("go depth 6"), s.engine.position());
+    CHECK(out.infos.size() == 6);
+    CHECK(out.infos.back().num.at("depth") == 6);
+}
+
 TEST_CASE("go mate finds a mate in two", "[uci]") {
     Session s;
     // Two rooks against a lone king: no mate in one, but Ra7/Rb7 then mate on the 8th rank.

@@ -243,8 +243,10 @@ void Engine::search_thread(Job job) {
         // last first line for the move's PV and score (the info string before it says which
         // line it was).
         last.multipv = 1;
+        // Unless it is the one line searched, as last reported: then it has spoken already.
+        result.reported =
+            lines.size() == 1 && last.pv == lines[0].pv && last.score == lines[0].score;
         result.lines = {last};
-        result.reported = false;
     }
     if (!result.best) {
         // No legal move: mated or stalemate.
