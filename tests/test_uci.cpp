@@ -236,8 +236,12 @@ SearchOutput check_search_output(const std::vector<std::string>& lines, const Po
         CHECK(info.num.at("hashfull") <= 1000);
         CHECK(info.num.at("time") >= 0);
         CHECK(info.num.at("nps") >= 0);
-        if (info.num.at("time") > 0)
-            CHECK(info.num.at("nps") == info.num.at("nodes") * 1000 / info.num.at("time"));
+        // nps is the speed over the time shown, which is whole milliseconds rounded down: at
+        // `time T`, between nodes * 1000 / (T + 1) and nodes * 1000 / T (at T = 0, no upper
+        // bound), never the node count as at time 1 s.
+        const long long nodes = info.num.at("nodes"), ms = info.num.at("time");
+        CHECK(info.num.at("nps") >= nodes * 1000 / (ms + 1));
+        if (ms > 0) CHECK(info.num.at("nps") <= nodes * 1000 / ms);
         if (info.num.at("depth") > 0) {
             REQUIRE(info.num.count("seldepth"));
             CHECK(info.num.at("seldepth") >= info.num.at("depth"));
@@ -253,11 +257,23 @@ SearchOutput check_search_output(const std::vector<std::string>& lines, const Po
         }
         out.infos.push_back(info);
     }
-    // Reports only go deeper, count more nodes and later times (both from the go).
-    for (std::size_t i = 1; i < out.infos.size(); ++i) {
-        CHECK(out.infos[i].num.at("depth") >= out.infos[i - 1].num.at("depth"));
-        CHECK(out.infos[i].num.at("nodes") >= out.infos[i - 1].num.at("nodes"));
-        CHECK(out.infos[i].num.at("time") >= out.infos[i - 1].num.at("time"));
+    // Each line's reports only go deeper; all count more nodes and later times (both from the
+    // go). No report is printed twice in a row (the same line, depth and score).
+    std::map<long long, long long> depth_of_line;
+    for (std::size_t i = 0; i < out.infos.size(); ++i) {
+        const Info& info = out.infos[i];
+        long long& depth = depth_of_line[info.num.at("multipv")];
+        CHECK(info.num.at("depth") >= depth);
+        depth = info.num.at("depth");
+        if (i == 0) continue;
+        const Info& before = out.infos[i - 1];
+        CHECK(info.num.at("nodes") >= before.num.at("nodes"));
+        CHECK(info.num.at("time") >= before.num.at("time"));
+        INFO("report " << i << " at depth " << depth);
+        CHECK_FALSE((info.num.at("multipv") == before.num.at("multipv") &&
+                     info.num.at("depth") == before.num.at("depth") &&
+                     info.score_kind == before.score_kind && info.score == before.score &&
+                     info.pv == before.pv));
     }
     const auto b = tokens(lines.back());
     REQUIRE((b.size() == 2 || b.size() == 4));
@@ -271,8 +287,13 @@ SearchOutput check_search_output(const std::vector<std::string>& lines, const Po
         const auto best = parse_uci_move(root, out.best);
         INFO("bestmove " << out.best << " in " << root.fen());
         REQUIRE(best);
-        REQUIRE(!out.infos.back().pv.empty());
-        CHECK(out.infos.back().pv.front() == out.best);
+        // The move played starts the last first line.
+        const auto last_first =
+            std::find_if(out.infos.rbegin(), out.infos.rend(),
+                         [](const Info& i) { return i.num.at("multipv") == 1; });
+        REQUIRE(last_first != out.infos.rend());
+        REQUIRE(!last_first->pv.empty());
+        CHECK(last_first->pv.front() == out.best);
         if (out.ponder) {
             Position after = root;
             after.make_move(*best);
@@ -280,7 +301,7 @@ SearchOutput check_search_output(const std::vector<std::string>& lines, const Po
             CHECK(parse_uci_move(after, *out.ponder));
         }
     } else {
-        CHECK(out.best == "0000");
+        CHECK(out.best == "(none)"); // what clients read as no move
         CHECK_FALSE(out.ponder);
     }
     return out;
@@ -737,6 +758,8 @@ TEST_CASE("go depth: info lines then one legal bestmove", "[uci]") {
     for (const auto& i : out.infos)
         depths.insert(i.num.at("depth"));
     CHECK(depths == std::set<long long>{1, 2, 3, 4, 5});
+    // One report for each: the last one is not printed again before the bestmove.
+    CHECK(out.infos.size() == 5);
     for (const auto& i : out.infos)
         CHECK(i.score_kind == "cp");
 }
@@ -789,6 +812,19 @@ TEST_CASE("UCI_LimitStrength on then off in one session", "[uci][strength]") {
     CHECK(off.infos.size() == full.infos.size());
 }
 
+TEST_CASE("UCI_LimitStrength at a one-line level: the line played is not reported twice",
+          "[uci][strength]") {
+    Session s;
+    s.send("setoption name UCI_LimitStrength value true");
+    s.send("setoption name UCI_Elo value " + std::to_string(STRENGTH_ELO_MAX));
+    REQUIRE(s.engine.strength().lines == 1);
+    s.send("position startpos moves d2d4");
+    // check_search_output refuses a report printed twice in a row.
+    const auto out = check_search_output(s.go("go depth 6"), s.engine.position());
+    CHECK(out.infos.size() == 6);
+    CHECK(out.infos.back().num.at("depth") == 6);
+}
+
 TEST_CASE("go mate finds a mate in two", "[uci]") {
     Session s;
     // Two rooks against a lone king: no mate in one, but Ra7/Rb7 then mate on the 8th rank.
@@ -838,13 +874,124 @@ TEST_CASE("go: mate in one - and being mated in one", "[uci]") {
     }
 }
 
+namespace {
+
+// Brute force, no search: the side to move mates within `n` moves whatever the defence.
+bool wins_within(Position& pos, int n) {
+    if (n <= 0) return false;
+    MoveList list;
+    generate<GenType::ALL>(pos, list);
+    for (Move m : list) {
+        pos.make_move(m);
+        bool win = is_checkmate(pos);
+        if (!win && n > 1 && has_legal_move(pos)) {
+            win = true;
+            MoveList replies;
+            generate<GenType::ALL>(pos, replies);
+            for (Move r : replies) {
+                pos.make_move(r);
+                win = wins_within(pos, n - 1);
+                pos.unmake_move(r);
+                if (!win) break;
+            }
+        }
+        pos.unmake_move(m);
+        if (win) return true;
+    }
+    return false;
+}
+
+// ... and is mated within `n` moves whatever it plays (it has a move).
+bool mated_within(Position pos, int n) {
+    MoveList list;
+    generate<GenType::ALL>(pos, list);
+    if (list.empty()) return false;
+    for (Move m : list) {
+        pos.make_move(m);
+        const bool mated = wins_within(pos, n);
+        pos.unmake_move(m);
+        if (!mated) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("go mate N: mates against the side to move are found and end the search", "[uci][mate]") {
+    Session s;
+    struct Case {
+        const char* fen;
+        int mated_in; // the side to move is mated in this many moves, not fewer
+    };
+    for (const Case c :
+         {Case{"7B/5R2/3p3N/3P4/2K1k2r/4N3/4Q3/8 b - - 0 1", 1},
+          Case{"k7/2K5/8/8/8/8/8/1R6 b - - 0 1", 1}, Case{"1k6/8/2K5/8/8/8/8/7R b - - 0 1", 2},
+          Case{"k7/8/K7/8/8/8/8/2R5 b - - 0 1", 2}}) {
+        INFO(c.fen);
+        const Position root = position_from(c.fen);
+        REQUIRE(mated_within(root, c.mated_in));
+        REQUIRE_FALSE(mated_within(root, c.mated_in - 1));
+        for (int n = c.mated_in; n <= c.mated_in + 1; ++n) {
+            INFO("go mate " << n);
+            s.send("ucinewgame");
+            s.send(std::string("position fen ") + c.fen);
+            const auto out = check_search_output(s.go("go mate " + std::to_string(n)), root);
+            CHECK(out.infos.back().score_kind == "mate");
+            CHECK(out.infos.back().score == -c.mated_in);
+            // Proven at depth 2K: the search ends there, not at 2N.
+            CHECK(out.infos.back().num.at("depth") <= 2 * c.mated_in);
+        }
+    }
+}
+
+TEST_CASE("go mate N: a mate for the side to move ends the search once found", "[uci][mate]") {
+    Session s;
+    s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    const auto out = check_search_output(s.go("go mate 4"), s.engine.position());
+    CHECK(out.best == "a1a8");
+    CHECK(out.infos.back().score_kind == "mate");
+    CHECK(out.infos.back().score == 1);
+    CHECK(out.infos.back().num.at("depth") == 1);
+}
+
+TEST_CASE("tbhits counts the probes that ranked the root moves", "[uci][tablebases]") {
+    Session s;
+    s.send("setoption name SyzygyPath value " + tables_folder());
+    // KRvK: the DTZ tables rank the root moves, and no probe is needed below them.
+    s.send("position fen 8/8/8/4k3/8/8/8/4K2R w - - 0 1");
+    MoveList legal;
+    generate<GenType::ALL>(s.engine.position(), legal);
+    const auto out = check_search_output(s.go("go depth 6"), s.engine.position());
+    for (const auto& i : out.infos) {
+        REQUIRE(i.num.count("tbhits"));
+        CHECK(i.num.at("tbhits") >= long(legal.size()));
+    }
+}
+
+TEST_CASE("stop with far more threads than cores: one bestmove, the engine usable after",
+          "[uci][smp]") {
+    Session s;
+    s.send("setoption name Threads value 64");
+    s.send("position startpos moves e2e4");
+    for (int i = 0; i < 3; ++i) {
+        const auto from = s.mark();
+        s.send("go infinite");
+        std::this_thread::sleep_for(std::chrono::milliseconds(50 + 50 * i));
+        s.send("stop");
+        s.wait_bestmove(from);
+        check_search_output(s.since(from), s.engine.position());
+    }
+    s.send("setoption name Threads value 1");
+    check_search_output(s.go("go depth 4"), s.engine.position());
+}
+
 TEST_CASE("go with no legal move: mated or stalemate", "[uci]") {
     Session s;
     SECTION("checkmated (fool's mate)") {
         s.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
         REQUIRE(is_checkmate(s.engine.position()));
         const auto out = check_search_output(s.go("go depth 3"), s.engine.position());
-        CHECK(out.best == "0000");
+        CHECK(out.best == "(none)");
         CHECK(out.infos.back().score_kind == "mate");
         CHECK(out.infos.back().score == 0);
     }
@@ -853,9 +1000,24 @@ TEST_CASE("go with no legal move: mated or stalemate", "[uci]") {
         REQUIRE_FALSE(s.engine.position().in_check());
         REQUIRE_FALSE(has_legal_move(s.engine.position()));
         const auto out = check_search_output(s.go("go depth 3"), s.engine.position());
-        CHECK(out.best == "0000");
+        CHECK(out.best == "(none)");
         CHECK(out.infos.back().score_kind == "cp");
         CHECK(out.infos.back().score == 0);
+    }
+    SECTION("with UCI_ShowWDL the result is exact: lost when mated, drawn at stalemate") {
+        s.send("setoption name UCI_ShowWDL value true");
+        s.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+        REQUIRE(is_checkmate(s.engine.position()));
+        const auto mated = check_search_output(s.go("go depth 3"), s.engine.position());
+        REQUIRE(mated.infos.size() == 1);
+        CHECK(mated.infos[0].wdl == std::array<long long, 3>{0, 0, 1000});
+        CHECK(mated.infos[0].score_kind == "mate");
+        CHECK(mated.infos[0].score == 0);
+        s.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+        const auto stalemate = check_search_output(s.go("go depth 3"), s.engine.position());
+        REQUIRE(stalemate.infos.size() == 1);
+        CHECK(stalemate.infos[0].wdl == std::array<long long, 3>{0, 1000, 0});
+        CHECK(stalemate.best == "(none)");
     }
     SECTION("with an infinite search the bestmove still waits for stop") {
         s.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
@@ -867,7 +1029,7 @@ TEST_CASE("go with no legal move: mated or stalemate", "[uci]") {
         s.send("stop");
         s.wait_bestmove(from, 5s);
         const auto out = check_search_output(s.since(from), s.engine.position());
-        CHECK(out.best == "0000");
+        CHECK(out.best == "(none)");
     }
     // Still usable afterwards.
     s.send("position startpos");
@@ -888,7 +1050,8 @@ TEST_CASE("MultiPV with searchmoves: one line per allowed move, ranked", "[uci]"
     const std::set<std::string> allowed{"a2a3", "g1f3", "h2h4", "b1a3"};
     int complete = 0;
     for (const auto& [depth, lines] : by_depth) {
-        if (lines.size() < 3) continue; // the closing repeat of line 1
+        INFO("depth " << depth);
+        REQUIRE(lines.size() == 3); // each line once: none repeated at the end
         ++complete;
         std::set<std::string> firsts;
         for (std::size_t k = 0; k < 3; ++k) {
@@ -903,9 +1066,90 @@ TEST_CASE("MultiPV with searchmoves: one line per allowed move, ranked", "[uci]"
     }
     CHECK(complete == 6);
     CHECK(allowed.count(out.best));
-    // The last line is line 1 again, with the move played.
-    CHECK(out.infos.back().num.at("multipv") == 1);
-    CHECK(out.infos.back().pv.at(0) == out.best);
+    // The last report is depth 6's three lines, the first one with the move played.
+    REQUIRE(out.infos.size() == 18);
+    CHECK(out.infos[15].num.at("multipv") == 1);
+    CHECK(out.infos[15].pv.at(0) == out.best);
+    CHECK(out.infos.back().num.at("multipv") == 3);
+}
+
+namespace {
+
+// A score to compare: mates above every centipawn score, sooner ones higher.
+long long comparable_score(const Info& i) {
+    if (i.score_kind == "cp") return i.score;
+    return i.score > 0 ? 1'000'000 - i.score : -1'000'000 - i.score;
+}
+
+// The last report of a MultiPV search of `n` lines: lines 1 to n with different moves, each
+// line at the depth it was completed at (deeper lines first) and ranked among the lines of
+// its depth; a line from a depth reported whole before is that report's line for its move, as
+// it was. Returns whether the report mixes depths (an iteration stopped after some lines).
+bool check_last_multipv_report(const SearchOutput& out, std::size_t n) {
+    REQUIRE(out.infos.size() >= n);
+    const std::vector<Info> last(out.infos.end() - long(n), out.infos.end());
+    std::set<std::string> moves;
+    for (std::size_t k = 0; k < n; ++k) {
+        INFO("line " << k + 1 << " of the last report");
+        CHECK(last[k].num.at("multipv") == long(k) + 1);
+        REQUIRE(!last[k].pv.empty());
+        moves.insert(last[k].pv.front());
+        if (k == 0) continue;
+        CHECK(last[k].num.at("depth") <= last[k - 1].num.at("depth"));
+        if (last[k].num.at("depth") == last[k - 1].num.at("depth"))
+            CHECK(comparable_score(last[k]) <= comparable_score(last[k - 1]));
+    }
+    CHECK(moves.size() == n);
+    CHECK(last[0].pv.front() == out.best);
+    // The whole reports before the last one, by depth.
+    std::map<long long, std::vector<const Info*>> earlier;
+    for (std::size_t i = 0; i + n < out.infos.size(); ++i)
+        earlier[out.infos[i].num.at("depth")].push_back(&out.infos[i]);
+    for (const Info& line : last) {
+        const auto at = earlier.find(line.num.at("depth"));
+        if (at == earlier.end() || at->second.size() < n) continue; // completed only now
+        const auto same = std::find_if(at->second.end() - long(n), at->second.end(),
+                                       [&](const Info* i) { return i->pv == line.pv; });
+        INFO("line " << line.num.at("multipv") << " at depth " << line.num.at("depth"));
+        REQUIRE(same != at->second.end());
+        CHECK(comparable_score(**same) == comparable_score(line));
+    }
+    return last.front().num.at("depth") != last.back().num.at("depth");
+}
+
+} // namespace
+
+TEST_CASE("MultiPV stopped within an iteration: the last report holds every line once",
+          "[uci][multipv]") {
+    Session s;
+    s.send("setoption name MultiPV value 3");
+    const std::string fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9";
+    s.send("position fen " + fen);
+    const Position root = s.engine.position();
+    SECTION("node limits") {
+        // Node limits that stop iterations at different points: before any line of the
+        // iteration is complete, and after some; among them, some mix depths.
+        int mixed = 0;
+        for (int nodes = 40000; nodes <= 200000; nodes += 10000) {
+            INFO("go nodes " << nodes);
+            const auto out =
+                check_search_output(s.go("go nodes " + std::to_string(nodes)), root, 3);
+            mixed += check_last_multipv_report(out, 3);
+            s.send("ucinewgame");
+        }
+        CHECK(mixed > 0);
+    }
+    SECTION("stop, with one thread and with several") {
+        for (int i = 0; i < 4; ++i) {
+            s.send("setoption name Threads value " + std::to_string(i % 2 ? 3 : 1));
+            const auto from = s.mark();
+            s.send("go infinite");
+            std::this_thread::sleep_for(std::chrono::milliseconds(100 + 70 * i));
+            s.send("stop");
+            s.wait_bestmove(from);
+            check_last_multipv_report(check_search_output(s.since(from), root, 3), 3);
+        }
+    }
 }
 
 TEST_CASE("go searchmoves restricts the root moves", "[uci]") {

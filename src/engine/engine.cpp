@@ -120,6 +120,7 @@ std::vector<Move> Engine::prepare_tables(const std::vector<Move>& searchmoves) {
                     ranked.emplace_back(m, &t);
                 break;
             }
+    search_tables_.root_probes = ranking->moves.size(); // one probe for each move ranked
     if (ranked.empty()) return searchmoves;
     int best_rank = ranked[0].second->rank;
     for (const auto& [m, t] : ranked)
@@ -210,13 +211,9 @@ void Engine::go(const SearchLimits& limits, const std::vector<Move>& searchmoves
 void Engine::search_thread(Job job) {
     const SearchLimits& limits = job.limits;
     const SearchCallbacks& cb = job.callbacks;
-    SearchReport last;
     std::vector<SearchReport> lines; // the lines of the last iteration reported
     auto report = [&](const SearchReport& r) {
-        if (r.multipv == 1) {
-            last = r;
-            lines.clear();
-        }
+        if (r.multipv == 1) lines.clear();
         lines.push_back(r);
         if (cb.on_report) cb.on_report(r);
     };
@@ -224,8 +221,7 @@ void Engine::search_thread(Job job) {
     SearchResult result = pool_.run(pos_, limits, time_, job.searchmoves, multipv, report,
                                     &weights_.params, search_tables());
     if (job.strength && result.best && !lines.empty()) {
-        // The line played speaks last, as itself.
-        last = choose_limited(lines, *job.strength, cb);
+        SearchReport last = choose_limited(lines, *job.strength, cb);
         if (job.strength->nodes < GUARD_NODES && !signals_.stop) {
             std::uint64_t guard_nodes = 0;
             if (auto safer = blunder_guard(last.pv[0], job.searchmoves, &guard_nodes)) {
@@ -243,6 +239,34 @@ void Engine::search_thread(Job job) {
         result.score = last.score;
         result.depth = last.depth;
         result.pv = last.pv;
+        // The line played speaks last, as the first line: GUIs and match runners take the
+        // last first line for the move's PV and score (the info string before it says which
+        // line it was).
+        last.multipv = 1;
+        // Unless it is the one line searched, as last reported: then it has spoken already.
+        result.reported =
+            lines.size() == 1 && last.pv == lines[0].pv && last.score == lines[0].score;
+        result.lines = {last};
+    }
+    if (!result.best) {
+        // No legal move: mated or stalemate.
+        SearchReport r;
+        r.score = pos_.in_check() ? -SCORE_MATE : SCORE_DRAW;
+        result.lines = {r};
+        result.reported = false;
+    }
+    // The lines the search ends on, once: unless its last report was already them (it ended
+    // on a completed iteration), with the nodes and time of the whole search.
+    if (!result.reported) {
+        const std::int64_t us = time_.search_elapsed_us();
+        for (SearchReport& r : result.lines) {
+            r.nodes = result.nodes;
+            r.time_us = us;
+            r.time_ms = us / 1000;
+            r.hashfull = tt_.hashfull();
+            if (search_tables()) r.tbhits = result.tbhits;
+            if (cb.on_report) cb.on_report(r);
+        }
     }
 
     // In infinite and ponder searches the bestmove waits for stop (or ponderhit).
@@ -251,32 +275,6 @@ void Engine::search_thread(Job job) {
         cv_.wait(lock, [&] {
             return signals_.stop.load() || (!limits.infinite && !signals_.pondering.load());
         });
-    }
-    if (result.best) {
-        // The last info line always carries the move played first in its PV.
-        last.nodes = result.nodes;
-        last.time_ms = time_.search_elapsed_ms();
-        last.hashfull = tt_.hashfull();
-        if (search_tables()) last.tbhits = pool_.tbhits();
-        // As the first line: GUIs and match runners take the last first line for the move's
-        // PV and score. A limited search may play another of its lines; that one closes the
-        // output, with its own score (the info string before it says which line it was).
-        last.multipv = 1;
-        // A helper that went deeper, or found another move, speaks for the search.
-        if (!job.strength &&
-            (last.pv.empty() || last.pv[0] != result.best || result.depth > last.depth)) {
-            last.pv = result.pv.empty() ? std::vector<Move>{result.best} : result.pv;
-            last.score = result.score;
-            last.bound = BOUND_EXACT;
-            last.depth = std::max(last.depth, result.depth);
-            last.seldepth = std::max(last.seldepth, last.depth);
-        }
-        if (cb.on_report) cb.on_report(last);
-    } else {
-        // No legal move: mated or stalemate.
-        SearchReport r;
-        r.score = pos_.in_check() ? -SCORE_MATE : SCORE_DRAW;
-        if (cb.on_report) cb.on_report(r);
     }
     if (cb.on_bestmove) cb.on_bestmove(result.best, result.ponder);
     std::lock_guard lock(mutex_);

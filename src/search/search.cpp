@@ -103,10 +103,13 @@ bool Searcher::should_stop() {
     if (is_main() && root_depth_ <= 1) return false;
     const std::uint64_t n = nodes();
     if (limits_->nodes && n >= limits_->nodes) return stopped_ = true;
-    if ((n & (sp::TIME_CHECK_INTERVAL - 1)) != 0) return false;
+    // The stop flags at every node (they are written once per search): with many more threads
+    // than cores, a thread sees a stop the moment it runs again, not a node batch later.
     if (signals_.stop.load(std::memory_order_relaxed)) return stopped_ = true;
+    if (!is_main() && signals_.helpers_stop.load(std::memory_order_relaxed)) return stopped_ = true;
+    if ((n & (sp::TIME_CHECK_INTERVAL - 1)) != 0) return false;
     if (smp_.overtaken(root_depth_)) return abandoned_ = stopped_ = true;
-    if (!is_main()) return stopped_ = signals_.helpers_stop.load(std::memory_order_relaxed);
+    if (!is_main()) return false;
     if (limits_->nodes && context_->total_nodes() >= limits_->nodes) return stopped_ = true;
     return stopped_ = time_->has_limit() && !signals_.pondering.load(std::memory_order_relaxed) &&
                       time_->elapsed_ms() >= time_->hard_ms();
@@ -819,28 +822,60 @@ Score Searcher::aspiration(Position& pos, Score previous, Depth depth) {
     }
 }
 
-void Searcher::report_lines(int depth) {
-    const std::uint64_t total = context_->total_nodes();
-    for (int k = 0; k < multipv_; ++k) {
-        const RootMove& rm = root_moves_[std::size_t(k)];
-        const bool fresh = rm.score != -SCORE_INFINITE;
-        SearchReport r;
-        r.depth = depth;
-        r.seldepth = std::max(rm.seldepth, depth);
-        r.multipv = k + 1;
-        r.score = fresh ? rm.score : rm.previous_score;
-        r.bound = fresh ? rm.bound : BOUND_EXACT;
-        r.nodes = total;
-        r.time_ms = time_->search_elapsed_ms();
-        r.hashfull = tt_.hashfull();
-        r.pv = rm.pv;
-        if (r.pv.empty()) r.pv.assign(1, rm.move);
-        if (context_->tables) {
-            r.tbhits = context_->total_tbhits();
-            r.score = shown_score(context_->tables, r.pv[0], r.score);
-        }
-        context_->report(r);
+// Root move `rm` as line `multipv` of iteration `depth`, with the search's nodes and time now.
+SearchReport Searcher::line_report(const RootMove& rm, int depth, int multipv) const {
+    const bool fresh = rm.score != -SCORE_INFINITE;
+    SearchReport r;
+    r.depth = depth;
+    r.seldepth = std::max(rm.seldepth, depth);
+    r.multipv = multipv;
+    r.score = fresh ? rm.score : rm.previous_score;
+    r.bound = fresh ? rm.bound : BOUND_EXACT;
+    r.nodes = context_->total_nodes();
+    r.time_us = time_->search_elapsed_us();
+    r.time_ms = r.time_us / 1000;
+    r.hashfull = tt_.hashfull();
+    r.pv = rm.pv;
+    if (r.pv.empty()) r.pv.assign(1, rm.move);
+    if (context_->tables) {
+        r.tbhits = context_->total_tbhits();
+        r.score = shown_score(context_->tables, r.pv[0], r.score);
     }
+    return r;
+}
+
+void Searcher::report_lines(int depth) {
+    final_lines_.clear();
+    for (int k = 0; k < multipv_; ++k)
+        final_lines_.push_back(line_report(root_moves_[std::size_t(k)], depth, k + 1));
+    for (const SearchReport& r : final_lines_)
+        context_->report(r);
+    final_reported_ = true;
+}
+
+// The main thread, stopped in iteration `depth` after completing `lines` of its lines: the
+// search ends on those lines, at this depth, then on the lines last reported whose moves they
+// do not hold, at theirs (each ranked among the lines of its own depth). With one line, it
+// also counts when only its first move was searched: that move beat the previous best (or is
+// it, with a fresh score).
+void Searcher::keep_interrupted(int depth, int lines) {
+    if (multipv_ == 1 && root_moves_[0].score != -SCORE_INFINITE && depth > 1) lines = 1;
+    if (lines == 0) return;
+    completed_pv_ = root_moves_[0].pv;
+    completed_score_ = root_moves_[0].score;
+    std::vector<SearchReport> kept;
+    for (int k = 0; k < lines; ++k)
+        kept.push_back(line_report(root_moves_[std::size_t(k)], depth, k + 1));
+    for (const SearchReport& r : final_lines_) {
+        if (int(kept.size()) == multipv_) break;
+        if (std::none_of(kept.begin(), kept.end(),
+                         [&](const SearchReport& k) { return k.pv[0] == r.pv[0]; })) {
+            kept.push_back(r);
+            kept.back().multipv = int(kept.size());
+        }
+    }
+    final_lines_ = std::move(kept);
+    final_reported_ = false;
 }
 
 // After an iteration: whether the next one would overrun the time this move deserves.
@@ -861,8 +896,9 @@ bool Searcher::time_to_stop_iterating(Score score, Move best) {
 
 void Searcher::iterate(Position& pos) {
     int max_depth = limits_->depth > 0 ? std::min(limits_->depth, MAX_PLY - 10) : MAX_PLY - 10;
-    // go mate N: a full-width search to 2N - 1 plies finds every mate in N.
-    if (full_width_) max_depth = std::min(max_depth, 2 * limits_->mate - 1);
+    // go mate N: a full-width search to 2N - 1 plies finds every mate in N, to 2N plies
+    // every mate in N against the side to move.
+    if (full_width_) max_depth = std::min(max_depth, 2 * limits_->mate);
 
     RootMoves before; // Lazy SMP: the root moves before an iteration another thread overtakes
     for (int depth = smp_.first_depth(); depth <= max_depth; ++depth) {
@@ -870,44 +906,45 @@ void Searcher::iterate(Position& pos) {
         if (!next) break;
         depth = root_depth_ = next->depth;
         int adopted = next->adopt ? smp_.adopt_deeper_line(root_moves_, root_moves_, depth) : 0;
+        int lines = multipv_; // the lines completed
         if (!adopted) {
             if (smp_.shares_lines()) before = root_moves_;
-            search_lines(pos, depth);
+            lines = search_lines(pos, depth);
             if (abandoned_ && !signals_.stop.load()) {
                 stopped_ = abandoned_ = false;
                 adopted = smp_.adopt_deeper_line(root_moves_, before, depth);
                 if (!adopted) continue;
+                lines = multipv_;
             }
         }
         if (adopted) depth = adopted;
-        if (!complete_iteration(depth)) break;
+        if (!complete_iteration(depth, lines)) break;
     }
 }
 
 // One iteration: each of the multipv_ lines in turn, in an aspiration window around its
-// previous score.
-void Searcher::search_lines(Position& pos, Depth depth) {
+// previous score. Returns how many lines it completed (all unless stopped).
+int Searcher::search_lines(Position& pos, Depth depth) {
     root_moves_.start_iteration();
+    int completed = 0;
     for (pv_index_ = 0; pv_index_ < multipv_ && !stopped_; ++pv_index_) {
         seldepth_ = 0;
         const Score previous = root_moves_[std::size_t(pv_index_)].previous_score;
         aspiration(pos, previous == -SCORE_INFINITE ? 0 : previous, depth);
         root_moves_.rank(pv_index_, stopped_);
+        completed += !stopped_;
     }
     pv_index_ = 0;
+    return completed;
 }
 
-// After iteration `depth` (searched or taken over): keeps its result, shares it with the other
-// threads and, on the main thread, reports it. False when the search ends here.
-bool Searcher::complete_iteration(int depth) {
+// After iteration `depth` (searched or taken over, `lines` of its lines completed): keeps its
+// result, shares it with the other threads and, on the main thread, reports it. False when the
+// search ends here.
+bool Searcher::complete_iteration(int depth, int lines) {
     const RootMove& first = root_moves_[0];
     if (stopped_) {
-        // An interrupted iteration still counts if its first line was searched: the
-        // move it found beat the previous best (or is it, with a fresh score).
-        if (is_main() && first.score != -SCORE_INFINITE && depth > 1) {
-            completed_pv_ = first.pv;
-            completed_score_ = first.score;
-        }
+        if (is_main()) keep_interrupted(depth, lines);
         return false;
     }
     completed_depth_ = depth;
@@ -923,7 +960,10 @@ bool Searcher::complete_iteration(int depth) {
 // a proven mate, a forced move, the time, or stop).
 bool Searcher::last_iteration(int depth, Move best) {
     const Score score = completed_score_;
-    if (limits_->mate > 0 && score >= mate_in(2 * limits_->mate - 1)) return true;
+    // go mate N: a mate in N for either side is proven (the search is full width).
+    if (limits_->mate > 0 &&
+        (score >= mate_in(2 * limits_->mate - 1) || score <= mated_in(2 * limits_->mate)))
+        return true;
     // A proven mate well inside the horizon: deeper iterations cannot change it.
     if (is_mate_score(score) && depth > SCORE_MATE - std::abs(score) + 8) return true;
     // Under a game clock one move to choose from (one legal, or one allowed by searchmoves) is
@@ -998,6 +1038,8 @@ SearchResult Searcher::run(const Position& root, const SearchContext& context) {
     completed_depth_ = 0;
     completed_score_ = -SCORE_INFINITE;
     completed_pv_.clear();
+    final_lines_.clear();
+    final_reported_ = false;
     last_best_ = Move::none();
     stability_ = 0;
     last_score_ = SCORE_NONE;
@@ -1012,9 +1054,13 @@ SearchResult Searcher::run(const Position& root, const SearchContext& context) {
         iterate(pos);
     }
     result.nodes = nodes();
-    result.depth = completed_depth_;
+    // The depth of the line it ends on: one more than the last completed iteration when it
+    // kept lines of the interrupted one (the helpers are weighed against that).
+    result.depth = final_lines_.empty() ? completed_depth_ : final_lines_.front().depth;
     result.score = completed_score_;
     result.pv = completed_pv_;
+    result.lines = final_lines_;
+    result.reported = final_reported_;
     if (!completed_pv_.empty()) {
         result.best = completed_pv_[0];
         if (completed_pv_.size() > 1) {

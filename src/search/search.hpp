@@ -32,6 +32,7 @@ struct SearchReport {
     Bound bound = BOUND_EXACT; // lower/upper when an aspiration window failed
     std::uint64_t nodes = 0;
     std::int64_t time_ms = 0;
+    std::int64_t time_us = 0; // the same time in microseconds (0: not known), for nps
     int hashfull = 0;
     std::optional<std::uint64_t> tbhits; // with tablebases: positions they answered
     std::vector<Move> pv;
@@ -45,6 +46,10 @@ struct SearchResult {
     std::uint64_t nodes = 0;
     std::uint64_t tbhits = 0;
     std::vector<Move> pv;
+    // The lines the search ends on, best first, each at the depth it was completed at (see
+    // Searcher::keep_interrupted); `reported`: they were the last report already.
+    std::vector<SearchReport> lines;
+    bool reported = false;
 };
 
 // The tablebases a search uses: probes below the root, and the root's own ranking.
@@ -56,6 +61,7 @@ struct SearchTables {
     // When the tables ranked the root moves: each searched move's table score, shown in the
     // reports instead of any search score that is not a mate.
     std::vector<std::pair<Move, Score>> root_scores;
+    std::uint64_t root_probes = 0; // the probes that ranked the root moves (counted as tbhits)
 };
 
 // A table verdict as a score at `ply` from the root: wins and losses between evaluations and
@@ -150,10 +156,12 @@ private:
 
     // Iterative deepening, one iteration at a time (Lazy SMP: src/search/smp.*).
     void iterate(Position& pos);
-    void search_lines(Position& pos, Depth depth);
-    bool complete_iteration(int depth);
+    int search_lines(Position& pos, Depth depth);
+    bool complete_iteration(int depth, int lines);
+    void keep_interrupted(int depth, int lines);
     bool last_iteration(int depth, Move best);
     bool time_to_stop_iterating(Score score, Move best);
+    SearchReport line_report(const RootMove& rm, int depth, int multipv) const;
     void report_lines(int depth);
     Score aspiration(Position& pos, Score previous, Depth depth);
 
@@ -246,6 +254,10 @@ private:
     int completed_depth_ = 0;
     Score completed_score_ = -SCORE_INFINITE;
     std::vector<Move> completed_pv_;
+    // Main thread: the lines the search ends on; reported unless an iteration was interrupted
+    // after completing some of its lines.
+    std::vector<SearchReport> final_lines_;
+    bool final_reported_ = false;
     Move last_best_ = Move::none();
     int stability_ = 0;
     Score last_score_ = SCORE_NONE;

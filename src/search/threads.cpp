@@ -84,7 +84,9 @@ SearchResult ThreadPool::run(const Position& root, const SearchLimits& limits, T
     context.total_nodes = [this] { return nodes(); };
     context.eval_params = eval_params;
     context.tables = tables;
-    context.total_tbhits = [this] { return tbhits(); };
+    // The root's ranking by the tables counts as probes too.
+    const std::uint64_t root_probes = tables ? tables->root_probes : 0;
+    context.total_tbhits = [this, root_probes] { return tbhits() + root_probes; };
 
     for (auto& s : searchers_)
         s->reset_nodes();
@@ -106,9 +108,10 @@ SearchResult ThreadPool::run(const Position& root, const SearchLimits& limits, T
     }
     results[0] = std::move(main_result);
 
-    // The deepest completed iteration wins; among equals, the better score.
+    // The deepest completed iteration wins; among equals, the better score. With several lines
+    // the main thread's stand: the helpers' lines are not ranked with them.
     std::size_t best = 0;
-    for (std::size_t i = 1; i < results.size(); ++i) {
+    for (std::size_t i = 1; i < results.size() && multipv == 1; ++i) {
         const SearchResult& r = results[i];
         if (!r.best) continue;
         if (r.depth > results[best].depth ||
@@ -117,8 +120,17 @@ SearchResult ThreadPool::run(const Position& root, const SearchLimits& limits, T
     }
     SearchResult result = results[best];
     result.nodes = nodes();
-    result.tbhits = tbhits();
+    result.tbhits = tbhits() + root_probes;
     result.score = shown_score(tables, result.best, result.score);
+    if (best != 0) {
+        // A helper that went deeper, or scored better at the same depth, speaks for the search.
+        SearchReport line;
+        line.depth = line.seldepth = result.depth;
+        line.score = result.score;
+        line.pv = result.pv.empty() ? std::vector<Move>{result.best} : result.pv;
+        result.lines = {line};
+        result.reported = false;
+    }
     return result;
 }
 

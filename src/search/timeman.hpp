@@ -40,6 +40,11 @@ public:
     std::int64_t elapsed_ms() const { return since(start_.load()); }
     // Time since go: what `info time` shows, so that nodes / time is the real speed.
     std::int64_t search_elapsed_ms() const { return since(search_start_); }
+    // The same in microseconds: `info nps` from it does not jump as `time` goes from 0 to 1.
+    std::int64_t search_elapsed_us() const {
+        const Clock::duration d(Clock::now().time_since_epoch().count() - search_start_);
+        return std::chrono::duration_cast<std::chrono::microseconds>(d).count();
+    }
     bool has_limit() const { return limited_; }
     // Fixed time per move (movetime): use it all, no early stop between iterations.
     bool fixed() const { return fixed_; }

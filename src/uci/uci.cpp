@@ -440,7 +440,8 @@ void UciLoop::cmd_go(const std::vector<std::string>& args) {
     };
     cb.on_note = [this](const std::string& note) { info_string(note); };
     cb.on_bestmove = [this, root](Move best, Move ponder) {
-        std::string line = "bestmove " + move_to_uci(root, best);
+        // No legal move: "(none)", what clients read as no move (not the null move "0000").
+        std::string line = "bestmove " + (best ? move_to_uci(root, best) : "(none)");
         if (best && ponder) {
             Position after = root;
             after.make_move(best);
@@ -458,13 +459,21 @@ std::string UciLoop::format_info(const SearchReport& r, const Position& root, co
     if (r.bound == BOUND_LOWER) s += " lowerbound";
     if (r.bound == BOUND_UPPER) s += " upperbound";
     if (wdl) {
-        const Wdl w = wdl_from_score(*wdl, r.score, wdl_material(root));
+        // With no legal move the result is known: lost when mated, else drawn.
+        const bool game_over = count_legal_moves(root) == 0;
+        const Wdl w = !game_over        ? wdl_from_score(*wdl, r.score, wdl_material(root))
+                      : root.in_check() ? Wdl{0, 0, 1000}
+                                        : Wdl{0, 1000, 0};
         s += " wdl " + std::to_string(w.win) + " " + std::to_string(w.draw) + " " +
              std::to_string(w.loss);
     }
     const std::int64_t ms = std::max<std::int64_t>(r.time_ms, 0);
+    // nps from microseconds where known: nodes * 1000 / time at any time, without the jump a
+    // division by whole milliseconds makes between `time 0` and `time 1`.
+    const std::int64_t us = r.time_us > 0 ? r.time_us : ms * 1000;
     s += " nodes " + std::to_string(r.nodes);
-    s += " nps " + std::to_string(ms > 0 ? r.nodes * 1000 / std::uint64_t(ms) : r.nodes);
+    s += " nps " +
+         std::to_string(r.nodes * 1'000'000 / std::uint64_t(std::max<std::int64_t>(us, 1)));
     s += " hashfull " + std::to_string(r.hashfull);
     if (r.tbhits) s += " tbhits " + std::to_string(*r.tbhits);
     s += " time " + std::to_string(ms);
