@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Drives a UCI engine with python-chess, as lichess-bot does, and checks what a client meets.
 
-    scripts/pychess_check.py ENGINE [--pychess FOLDER]
+    scripts/ci/pychess_check.py ENGINE [--pychess FOLDER]
 
 FOLDER (or the environment variable PYCHESS_SRC) holds python-chess's source (the folder with
 the `chess` package); without it the installed python-chess is used, and when there is none

@@ -5,58 +5,33 @@ For each thread count: sets Threads, waits for readyok, then repeats `go infinit
 `stop`, and times from writing `stop` to reading `bestmove`. Prints the median and the worst
 of the repetitions. Standard library only; any UCI engine.
 
-    scripts/stop_latency.py ENGINE [--threads 1,8,64] [--runs 20] [--think 0.5]
+    scripts/measure/stop_latency.py ENGINE [--threads 1,8,64] [--runs 20] [--think 0.5]
                             [--option NAME=VALUE ...]
 """
 import argparse
+import os
 import statistics
 import subprocess
 import sys
 import time
 
-
-class Engine:
-    def __init__(self, command):
-        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def read_until(self, prefix):
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                sys.exit(f"the engine ended before answering '{prefix}'")
-            if line.startswith(prefix):
-                return line
-
-    def sync(self):
-        self.send("isready")
-        self.read_until("readyok")
-
-    def quit(self):
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=10)
-        except (BrokenPipeError, subprocess.TimeoutExpired):
-            self.proc.kill()
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import uci  # noqa: E402
 
 
 def measure(engine, threads, runs, think, fen):
-    engine.send(f"setoption name Threads value {threads}")
-    engine.sync()
+    engine.setoption("Threads", threads)
+    engine.isready()
     times = []
     for _ in range(runs):
-        engine.send("ucinewgame")
-        engine.send(f"position fen {fen}" if fen else "position startpos")
-        engine.sync()
+        engine.newgame()
+        engine.position(fen or None)
+        engine.isready()
         engine.send("go infinite")
         time.sleep(think)
         start = time.perf_counter()
         engine.send("stop")
-        engine.read_until("bestmove")
+        engine.expect("bestmove", timeout=60)
         times.append((time.perf_counter() - start) * 1000.0)
     return times
 
@@ -73,13 +48,12 @@ def main():
                         help="a setoption sent first (repeatable)")
     args = parser.parse_args()
 
-    engine = Engine([args.engine])
-    engine.send("uci")
-    engine.read_until("uciok")
+    engine = uci.Engine([args.engine], stderr=subprocess.DEVNULL)
+    engine.uci(timeout=30)
     for opt in args.option:
         name, _, value = opt.partition("=")
-        engine.send(f"setoption name {name} value {value}")
-    engine.sync()
+        engine.setoption(name, value)
+    engine.isready(timeout=60)
     print(f"{args.engine}: stop -> bestmove, {args.runs} runs of {args.think} s each")
     print(f"{'Threads':>7} {'median ms':>10} {'worst ms':>9}")
     try:
@@ -88,7 +62,7 @@ def main():
             print(f"{threads:>7} {statistics.median(times):>10.1f} {max(times):>9.1f}",
                   flush=True)
     finally:
-        engine.quit()
+        engine.close()
 
 
 if __name__ == "__main__":
