@@ -825,6 +825,38 @@ TEST_CASE("UCI_LimitStrength at a one-line level: the line played is not reporte
     CHECK(out.infos.back().num.at("depth") == 6);
 }
 
+TEST_CASE("UCI_AnalyseMode: analysis is at full strength while UCI_LimitStrength is on",
+          "[uci][strength]") {
+    const int lines = strength_level(1400).lines; // a limited search reports its lines
+    const auto search = [](Session& s, int multipv = 1) {
+        s.send("position startpos moves e2e4 e7e5");
+        return check_search_output(s.go("go depth 8"), s.engine.position(), multipv);
+    };
+    Session fresh;
+    const auto full = search(fresh);
+    Session s;
+    s.send("setoption name UCI_LimitStrength value true");
+    s.send("setoption name UCI_Elo value 1400");
+    s.send("setoption name StrengthSeed value 3");
+    // Limited: the level's several lines are searched and reported (multipv 2 and more).
+    REQUIRE(lines > 1);
+    const auto several = [](const auto& out) {
+        return std::any_of(out.infos.begin(), out.infos.end(),
+                           [](const auto& i) { return i.num.at("multipv") > 1; });
+    };
+    CHECK(several(search(s, lines)));
+    CHECK_FALSE(several(full));
+    // Analysing: the full search, node for node; and limited again once analysis ends.
+    s.send("setoption name UCI_AnalyseMode value true");
+    s.send("ucinewgame");
+    const auto analysed = search(s);
+    CHECK(analysed.best == full.best);
+    CHECK(analysed.infos.back().num.at("nodes") == full.infos.back().num.at("nodes"));
+    CHECK(analysed.infos.size() == full.infos.size());
+    s.send("setoption name UCI_AnalyseMode value false");
+    CHECK(several(search(s, lines)));
+}
+
 TEST_CASE("go mate finds a mate in two", "[uci]") {
     Session s;
     // Two rooks against a lone king: no mate in one, but Ra7/Rb7 then mate on the 8th rank.

@@ -137,7 +137,14 @@ void UciLoop::register_options() {
                       engine_.set_chess960(v == "true");
                       return std::nullopt;
                   }});
-    options_.add({"UCI_AnalyseMode", T::CHECK, "false", 0, 0, "", nullptr});
+    // A GUI sets it while it analyses: the search is then at full strength whatever
+    // UCI_LimitStrength says, so that a player's analysis is not the limited opponent's.
+    options_.add({"UCI_AnalyseMode", T::CHECK, "false", 0, 0, "",
+                  [this](const std::string& v) -> std::optional<std::string> {
+                      analyse_mode_ = v == "true";
+                      engine_.set_limit_strength(limit_strength_ && !analyse_mode_);
+                      return std::nullopt;
+                  }});
     options_.add({"UCI_ShowWDL", T::CHECK, "false", 0, 0, "",
                   [this](const std::string& v) -> std::optional<std::string> {
                       show_wdl_ = v == "true";
@@ -179,7 +186,8 @@ void UciLoop::register_options() {
     // Play at a chosen strength (search/strength.hpp); UCI_Elo outside its range is refused.
     options_.add({"UCI_LimitStrength", T::CHECK, "false", 0, 0, "",
                   [this](const std::string& v) -> std::optional<std::string> {
-                      engine_.set_limit_strength(v == "true");
+                      limit_strength_ = v == "true";
+                      engine_.set_limit_strength(limit_strength_ && !analyse_mode_);
                       return std::nullopt;
                   }});
     options_.add({"UCI_Elo", T::SPIN, std::to_string(Engine::DEFAULT_ELO), STRENGTH_ELO_MIN,

@@ -52,7 +52,11 @@ private:
     OptionRegistry options_;
     bool debug_ = false;
     bool show_wdl_ = false; // UCI_ShowWDL
-    TbLoad tb_load_;        // what the last SyzygyPath found
+    // UCI_LimitStrength as set, and UCI_AnalyseMode: the engine plays limited only while the
+    // first is on and the second off (analysis is at full strength).
+    bool limit_strength_ = false;
+    bool analyse_mode_ = false;
+    TbLoad tb_load_; // what the last SyzygyPath found
 };
 
 } // namespace horizon
