@@ -86,7 +86,7 @@ std::optional<Puzzle> check_puzzle(Engine& engine, const Position& before, Move 
         return !lines[0].pv.empty() && !lines[1].pv.empty() &&
                lines[0].pv[0] == by_depth.back()[0].pv[0] && lines[0].pv[0] != played &&
                puzzle_cp(lines[0].score) - puzzle_cp(lines[1].score) >=
-                   options.margin_cp + PuzzleOptions::SAFETY_CP;
+                   PuzzleOptions::CHECK_FACTOR * options.margin_cp;
     };
     if (by_depth.size() < 2 || by_depth.back()[0].pv.empty() || !holds(by_depth.size() - 1) ||
         !holds(by_depth.size() - 2))

@@ -1,7 +1,8 @@
 // Puzzles from one's own games: the positions where a player went wrong (a move marked "?" or
 // "??") and one move was clearly best, checked by a deeper search than the analysis: its best
 // line and second-best line searched together (MultiPV 2), the best move kept only when the
-// second line is at least a margin below it and the move played is not the best one.
+// second line is at least twice the margin below it (so that it stays at least the margin
+// below for a deeper search by another engine) and the move played is not the best one.
 //
 // A position already decided is left out: when the side to move stands worse than -bound, or
 // when the game stood beyond +-bound before the opponent's last move (the chance did not come
@@ -27,9 +28,11 @@ struct PuzzleOptions {
     static constexpr int DEFAULT_BOUND_CP = 500;
     static constexpr int EXTRA_DEPTH = 1; // the check searches this much deeper
     static constexpr std::size_t SOLUTION_PLIES = 8;
-    // Horizon's own check asks this much more than the margin: other engines score the lines
-    // otherwise, and a puzzle should stay unique for them too.
-    static constexpr int SAFETY_CP = 50;
+    // Horizon's own check asks this many times the margin: other engines score the lines
+    // otherwise (Stockfish 15.1 at depth 18 found less than 150 cp in one puzzle in ten that
+    // Horizon had found 200 to 280 cp apart; docs/analysis.md), and a puzzle should stay
+    // unique for them too.
+    static constexpr int CHECK_FACTOR = 2;
     int margin_cp = DEFAULT_MARGIN_CP; // the second-best line at least this far below
     int bound_cp = DEFAULT_BOUND_CP;   // beyond this the game counts as decided
 };
@@ -64,7 +67,7 @@ int puzzle_depth(const PositionEval& eval);
 
 // The check: the best two lines of `before` searched to `depth`; a puzzle when at each of the
 // last two depths the best move is the same, not `played`, and the second line is at least
-// the margin (plus SAFETY_CP) below it: a margin that holds at one depth only is not kept.
+// CHECK_FACTOR times the margin below it: a margin that holds at one depth only is not kept.
 std::optional<Puzzle> check_puzzle(Engine& engine, const Position& before, Move played, int depth,
                                    const PuzzleOptions& options);
 
