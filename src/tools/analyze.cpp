@@ -472,8 +472,9 @@ std::uint64_t GameRange::last() const {
 int analyze_main(int argc, const char* const* argv) {
     CommandLine cli("analyze",
                     "Annotate the games of a PGN file: [%eval] comments (White's view, pawns), "
-                    "moves that lose expected result marked ?! ? ?? with the better line, a "
-                    "summary per player. Or show the best lines of a position (--fen) or of each "
+                    "moves that lose expected result marked ?! ? ?? with the better line and why "
+                    "(--explain), puzzles from the mistakes (--puzzles), a summary per player. Or "
+                    "show the best lines of a position (--fen) or of each "
                     "position of an EPD file.");
     // clang-format off
     cli.add()
