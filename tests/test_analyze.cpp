@@ -999,9 +999,13 @@ std::string number_text(const Position& pos) {
     return std::to_string(pos.fullmove_number()) + (pos.side_to_move() == WHITE ? "." : "...");
 }
 
+// The test's own reading of a piece's name (not the explainer's table).
 PieceType piece_named(const std::string& word) {
-    for (PieceType pt : {PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING})
-        if (word == piece_word(pt)) return pt;
+    const std::pair<const char*, PieceType> names[] = {{"pawn", PAWN},     {"knight", KNIGHT},
+                                                       {"bishop", BISHOP}, {"rook", ROOK},
+                                                       {"queen", QUEEN},   {"king", KING}};
+    for (const auto& [name, pt] : names)
+        if (word == name) return pt;
     FAIL("no piece called " << word);
     return NO_PIECE_TYPE;
 }
