@@ -7,19 +7,25 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "analysis/best_lines.hpp"
 #include "analysis/epd_runner.hpp"
+#include "analysis/explain.hpp"
 #include "analysis/game_analysis.hpp"
+#include "analysis/puzzles.hpp"
 #include "analysis/svg_plot.hpp"
 #include "cli/analyze.hpp"
 #include "core/position.hpp"
 #include "engine/config.hpp"
 #include "engine/engine.hpp"
+#include "eval/params.hpp"
 #include "eval/wdl.hpp"
+#include "movegen/movegen.hpp"
 #include "notation/epd.hpp"
 #include "notation/pgn.hpp"
 #include "notation/san.hpp"
@@ -546,9 +552,9 @@ TEST_CASE("epd: the Win at Chess suite is all there and readable", "[epd]") {
 TEST_CASE("analyze: a short game end to end at fixed nodes", "[analyze][e2e]") {
     test::TempDir dir;
     const std::string out = dir.path("out.pgn"), plots = dir.path("plots");
-    const std::string args = "analyze '" + data_path("short.pgn") + "' --nodes " +
-                             std::to_string(TEST_NODES) + " --threads 1 --games 1 -o '" + out +
-                             "' --plot '" + plots + "'";
+    const std::string args =
+        "analyze '" + data_path("short.pgn") + "' --nodes " + std::to_string(TEST_NODES) +
+        " --threads 1 --games 1 --explain off -o '" + out + "' --plot '" + plots + "'";
     const ShellRun r = run_horizon(args);
     INFO(r.output);
     REQUIRE(r.status == 0);
@@ -927,4 +933,629 @@ TEST_CASE("analyze and epd: --syzygy-path on the command line", "[analyze][epd][
     CHECK(none.status == 2);
     CHECK(none.output.find("--syzygy-path") != std::string::npos);
     CHECK(none.output.find("no tables found") != std::string::npos);
+}
+
+// --------------------------------------------------------------------------------------------
+// Explanations and puzzles
+
+namespace {
+
+constexpr const char* EXPLAIN_GAMES = "explain.pgn";
+
+// The analysis `horizon analyze` makes of game `number` of a file, with its explanations.
+struct Explained {
+    PgnGame game;
+    GameAnalysis analysis;
+    std::vector<Explanation> explanations;
+};
+
+Explained explained_game(const std::string& file, std::size_t number, const SearchLimits& limits,
+                         bool tables = false, ExplainMode mode = ExplainMode::MISTAKES) {
+    const auto games = read_pgn(read_text_file(data_path(file)));
+    REQUIRE(games.size() >= number);
+    Explained e{games[number - 1], {}, {}};
+    REQUIRE_FALSE(e.game.error.has_value());
+    Engine engine;
+    engine.set_threads(1);
+    if (tables) REQUIRE(engine.set_syzygy_path(tables_folder()).wdl_tables > 0);
+    engine.new_game();
+    e.analysis = analyze_game(engine, e.game, limits);
+    double seconds = 0;
+    e.explanations = explain_game(engine, e.game, e.analysis, limits, mode, seconds);
+    return e;
+}
+
+SearchLimits depth_limit(int depth) {
+    SearchLimits limits;
+    limits.depth = depth;
+    return limits;
+}
+
+// The index of the move written `numbered` ("26... Qxg4") in the game's main line.
+std::size_t ply_of(const PgnGame& game, const std::string& numbered) {
+    Position pos = game.start;
+    const auto line = game.main_line();
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (moves_to_san(pos, {&line[i], 1}) == numbered) return i;
+        pos.make_move(line[i]);
+    }
+    FAIL("no move " << numbered << " in the game");
+    return 0;
+}
+
+Position position_before(const PgnGame& game, std::size_t ply) {
+    Position pos = game.start;
+    const auto line = game.main_line();
+    for (std::size_t i = 0; i < ply; ++i)
+        pos.make_move(line[i]);
+    return pos;
+}
+
+bool contains(const std::string& text, const std::string& what) {
+    return text.find(what) != std::string::npos;
+}
+
+std::string number_text(const Position& pos) {
+    return std::to_string(pos.fullmove_number()) + (pos.side_to_move() == WHITE ? "." : "...");
+}
+
+// The test's own reading of a piece's name (not the explainer's table).
+PieceType piece_named(const std::string& word) {
+    const std::pair<const char*, PieceType> names[] = {{"pawn", PAWN},     {"knight", KNIGHT},
+                                                       {"bishop", BISHOP}, {"rook", ROOK},
+                                                       {"queen", QUEEN},   {"king", KING}};
+    for (const auto& [name, pt] : names)
+        if (word == name) return pt;
+    FAIL("no piece called " << word);
+    return NO_PIECE_TYPE;
+}
+
+Square square_named(const std::string& name) { return make_square(name[0] - 'a', name[1] - '1'); }
+
+bool attacked_by(const Position& pos, Square s, Color by) {
+    return (pos.attackers_to(s) & pos.pieces(by)) != 0;
+}
+
+// Checks that an explanation says only what its lines show, read back from its words alone:
+// every run of numbered moves is legal from the position before the move, after it, or after
+// a null move there (a threat); every "the knight on g5 (3... Qxg5)" names the piece that
+// move takes; every "the queen on g6 is trapped" names a piece of the mover there, attacked,
+// whose every move lands on an attacked square; every "mate in N: LINE" is a line of 2N - 1
+// moves that ends in checkmate. Returns how many claims of each sort it checked.
+struct TruthCount {
+    int lines = 0, captures = 0, trapped = 0, mates = 0;
+};
+
+TruthCount check_truth(const Position& before, Move played, const std::string& text) {
+    INFO("explanation: " << text);
+    CHECK(text.find('}') == std::string::npos);
+    TruthCount count;
+    Position after = before;
+    after.make_move(played);
+    Position passed = before;
+    passed.make_null_move();
+    std::istringstream in(text);
+    std::vector<std::string> words;
+    for (std::string w; in >> w;)
+        words.push_back(w);
+    // numbered move text -> what it took; the position at the end of each run, by the index
+    // of the run's last word.
+    std::vector<std::pair<std::string, PieceType>> taken;
+    std::map<std::size_t, Position> run_end;
+    std::map<std::size_t, std::size_t> run_moves;
+    const auto strip = [](std::string w) {
+        while (!w.empty() && std::string("(),:;").find(w.front()) != std::string::npos)
+            w.erase(w.begin());
+        while (!w.empty() && std::string("(),:;").find(w.back()) != std::string::npos)
+            w.pop_back();
+        if (!w.empty() && w.back() == '.' && w.find("..") == std::string::npos &&
+            !std::isdigit(static_cast<unsigned char>(w[0])))
+            w.pop_back();
+        return w;
+    };
+    for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+        // "(3... Qxg5)" names a move of a line already read: the captures below check it.
+        if (words[i].front() == '(') continue;
+        const std::string number = strip(words[i]);
+        if (!std::regex_match(number, std::regex(R"(\d+\.(\.\.)?)"))) continue;
+        // From whichever start reads the longest run (after the move and after a null move
+        // the same side is to move, at the same number).
+        std::size_t best_moves = 0, best_end = i;
+        Position best_pos;
+        std::vector<std::pair<std::string, PieceType>> best_taken;
+        for (const Position* start :
+             std::initializer_list<const Position*>{&before, &after, &passed}) {
+            if (number_text(*start) != number) continue;
+            Position pos = *start;
+            std::vector<std::pair<std::string, PieceType>> run_taken;
+            std::size_t j = i + 1, moves = 0;
+            for (; j < words.size(); ++j) {
+                const std::string w = strip(words[j]);
+                if (w == number_text(pos)) continue;
+                const ParsedMove m = parse_san(pos, w);
+                if (!m) break;
+                PieceType victim = type_of(pos.piece_on(m.move.to()));
+                if (m.move.type() == EN_PASSANT) victim = PAWN;
+                run_taken.emplace_back(number_text(pos) + " " + w, victim);
+                pos.make_move(m.move);
+                ++moves;
+            }
+            if (moves > best_moves) {
+                best_moves = moves;
+                best_end = j - 1;
+                best_pos = pos;
+                best_taken = run_taken;
+            }
+        }
+        INFO("the line at word " << i << " ('" << number << " " << words[i + 1] << "')");
+        REQUIRE(best_moves > 0);
+        ++count.lines;
+        taken.insert(taken.end(), best_taken.begin(), best_taken.end());
+        const std::size_t j = best_end + 1;
+        const std::size_t moves = best_moves;
+        const Position& pos = best_pos;
+        run_end.emplace(j - 1, pos);
+        run_moves.emplace(j - 1, moves);
+        i = j - 1;
+    }
+    const std::regex capture(
+        R"(the (pawn|knight|bishop|rook|queen) on ([a-h][1-8]) \((\d+\.(?:\.\.)? [^ )]+)\))");
+    for (std::sregex_iterator it(text.begin(), text.end(), capture), end; it != end; ++it) {
+        const std::string move = (*it)[3];
+        const auto found = std::find_if(taken.begin(), taken.end(),
+                                        [&](const auto& t) { return t.first == move; });
+        INFO("claim: " << it->str());
+        REQUIRE(found != taken.end());
+        CHECK(found->second == piece_named((*it)[1]));
+        CHECK(contains(move, (*it)[2]));
+        ++count.captures;
+    }
+    const std::regex trapped(R"(the (knight|bishop|rook|queen) on ([a-h][1-8]) is trapped)");
+    for (std::sregex_iterator it(text.begin(), text.end(), trapped), end; it != end; ++it) {
+        INFO("claim: " << it->str());
+        // The run that ends right before the claim.
+        const std::size_t at = std::size_t(it->position());
+        std::size_t words_before = 0;
+        for (std::istringstream upto(text.substr(0, at)); upto >> std::ws && !upto.eof();) {
+            std::string w;
+            upto >> w;
+            ++words_before;
+        }
+        auto run = run_end.lower_bound(words_before >= 3 ? words_before - 3 : 0);
+        REQUIRE(run != run_end.end());
+        const Position& pos = run->second;
+        const Square s = square_named((*it)[2]);
+        CHECK(pos.piece_on(s) == make_piece(before.side_to_move(), piece_named((*it)[1])));
+        CHECK(pos.side_to_move() == before.side_to_move());
+        CHECK(attacked_by(pos, s, ~pos.side_to_move()));
+        MoveList legal;
+        generate<GenType::ALL>(pos, legal);
+        for (Move m : legal) {
+            if (m.from() != s) continue;
+            Position moved = pos;
+            moved.make_move(m);
+            CHECK(attacked_by(moved, m.to(), moved.side_to_move()));
+        }
+        ++count.trapped;
+    }
+    const std::regex mate(R"(mate in (\d+): )");
+    for (std::sregex_iterator it(text.begin(), text.end(), mate), end; it != end; ++it) {
+        const int n = std::stoi((*it)[1]);
+        std::size_t words_upto = 0;
+        for (std::istringstream upto(text.substr(0, std::size_t(it->position() + it->length())));
+             upto >> std::ws && !upto.eof();) {
+            std::string w;
+            upto >> w;
+            ++words_upto;
+        }
+        const auto run = run_end.lower_bound(words_upto);
+        REQUIRE(run != run_end.end());
+        CHECK(run_moves[run->first] == std::size_t(2 * n - 1));
+        CHECK(is_checkmate(run->second));
+        ++count.mates;
+    }
+    return count;
+}
+
+const Explanation& explanation_of(const Explained& e, const std::string& numbered,
+                                  TruthCount* count = nullptr) {
+    const std::size_t i = ply_of(e.game, numbered);
+    INFO(numbered << ": " << e.explanations[i].text);
+    CHECK(e.analysis.moves[i].judgement >= Judgement::MISTAKE);
+    REQUIRE_FALSE(e.explanations[i].text.empty());
+    const TruthCount c =
+        check_truth(position_before(e.game, i), e.analysis.moves[i].played, e.explanations[i].text);
+    if (count) *count = c;
+    return e.explanations[i];
+}
+
+} // namespace
+
+TEST_CASE("explain: every evaluation term has a group, and the groups measure the position",
+          "[analyze][explain]") {
+    std::array<int, EVAL_GROUP_COUNT> terms{};
+    for (int t = 0; t < TERM_COUNT; ++t)
+        ++terms[std::size_t(term_group(Term(t)))];
+    for (int g = 0; g < EVAL_GROUP_COUNT; ++g) {
+        INFO(eval_group_name(EvalGroup(g)));
+        CHECK(terms[std::size_t(g)] > 0);
+    }
+    CHECK(term_group(Term::pawn_shield) == EvalGroup::KING_SAFETY);
+    CHECK(term_group(Term::doubled_pawn) == EvalGroup::PAWN_STRUCTURE);
+    CHECK(term_group(Term::passed_pawn) == EvalGroup::PASSED_PAWNS);
+    CHECK(term_group(Term::mobility_rook) == EvalGroup::ACTIVITY);
+    CHECK(term_group(Term::space) == EvalGroup::SPACE);
+    CHECK(term_group(Term::hanging_piece) == EvalGroup::THREATS);
+
+    // The castled king's pawns pushed: its king safety falls, from either side's view.
+    const Position intact =
+        position_from("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQ1RK1 w - - 0 1");
+    const Position pushed =
+        position_from("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P1PP/3P1N2/PPP2P2/RNBQ1RK1 w - - 0 1");
+    const auto ks = std::size_t(EvalGroup::KING_SAFETY);
+    const EvalParams& params = default_eval_params();
+    CHECK(group_parts(pushed, params, WHITE)[ks] < group_parts(intact, params, WHITE)[ks]);
+    CHECK(group_parts(pushed, params, BLACK)[ks] == -group_parts(pushed, params, WHITE)[ks]);
+    // Doubled pawns: pawn structure falls for their owner.
+    const Position doubled =
+        position_from("rnbq1rk1/ppp1bp1p/4pp2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8");
+    const Position whole =
+        position_from("rnbq1rk1/ppp2ppp/4pb2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8");
+    const auto ps = std::size_t(EvalGroup::PAWN_STRUCTURE);
+    CHECK(group_parts(doubled, params, BLACK)[ps] < group_parts(whole, params, BLACK)[ps]);
+}
+
+TEST_CASE("explain: a line's material, captures and trapped pieces", "[analyze][explain]") {
+    // 1. e4 e5 2. Nf3 Nc6 3. Ng5: the queen takes the knight, White takes a pawn back later.
+    const Position pos =
+        position_from("r1bqkbnr/pppp1ppp/2n5/4p1N1/4P3/8/PPPP1PPP/RNBQKB1R b KQkq - 3 3");
+    const std::vector<Move> line{parse_san(pos, "Qxg5").move};
+    const LineMaterial lm = line_material(pos, line, 8);
+    REQUIRE(lm.captures.size() == 1);
+    CHECK(lm.captures[0].taken == KNIGHT);
+    CHECK(lm.captures[0].square == G5);
+    CHECK(lm.captures[0].by == BLACK);
+    CHECK(lm.captures[0].san == "3... Qxg5");
+    CHECK(lm.gain(BLACK) == 300);
+    CHECK(lm.gain(WHITE) == -300);
+    CHECK(worth_text(300) == "3 pawns' worth");
+    CHECK(worth_text(100) == "a pawn's worth");
+    // An exchange is walked to its end past the plies asked for.
+    const Position ex = position_from("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
+    Position p = ex;
+    std::vector<Move> exchange{parse_san(p, "exd5").move};
+    const LineMaterial one = line_material(ex, exchange, 0);
+    CHECK(one.moves.size() == 1);
+    CHECK(one.gain(WHITE) == 100);
+
+    // Noah's ark: after 11... c4 the bishop on b3 has nowhere to go.
+    const Position ark =
+        position_from("r2qkbnr/3b1ppp/p2p4/1p1Q4/2p5/1B6/PPP2PPP/RNB1K2R w KQkq - 0 12");
+    LineMaterial none;
+    CHECK_FALSE(trapped_piece(ark, none, WHITE).has_value());
+    const Position before_c4 =
+        position_from("r2qkbnr/3b1ppp/p2p4/1ppQ4/8/1B6/PPP2PPP/RNB1K2R b KQkq - 4 11");
+    const LineMaterial c4 = line_material(before_c4, {parse_san(before_c4, "c4").move}, 8);
+    const auto trapped = trapped_piece(before_c4, c4, WHITE);
+    REQUIRE(trapped.has_value());
+    CHECK(trapped->piece == BISHOP);
+    CHECK(trapped->square == B3);
+}
+
+TEST_CASE("explain: a hanging piece names the piece and the move that takes it",
+          "[analyze][explain]") {
+    const Explained e = explained_game(EXPLAIN_GAMES, 1, node_limit(TEST_NODES));
+    TruthCount truth;
+    const Explanation& ng5 = explanation_of(e, "3. Ng5", &truth);
+    CHECK(ng5.kind == ExplanationKind::MATERIAL);
+    CHECK(ng5.theme == "material");
+    CHECK(contains(ng5.text, "Black takes the knight on g5 (3... Qxg5)"));
+    CHECK(contains(ng5.text, "a net gain of 3 pawns' worth for Black"));
+    CHECK(truth.captures >= 1);
+    CHECK(truth.lines >= 2);
+}
+
+TEST_CASE("explain: a mate allowed and a mate missed, with their length", "[analyze][explain]") {
+    const Explained e = explained_game(EXPLAIN_GAMES, 2, node_limit(TEST_NODES));
+    TruthCount truth;
+    const Explanation& g4 = explanation_of(e, "2. g4", &truth);
+    CHECK(g4.kind == ExplanationKind::MATE);
+    CHECK(contains(g4.text, "It allows mate in 1: 2... Qh4#."));
+    CHECK(truth.mates == 1);
+    const Explanation& nc6 = explanation_of(e, "2... Nc6", &truth);
+    CHECK(nc6.kind == ExplanationKind::MATE);
+    CHECK(nc6.theme == "mate");
+    CHECK(contains(nc6.text, "It misses mate in 1: 2... Qh4#."));
+    CHECK(truth.mates == 1);
+}
+
+TEST_CASE("explain: a queen trapped", "[analyze][explain]") {
+    // At depth 9 the search finds the trap: 27. Bh3 Qg6 28. Rg1 and the queen is lost.
+    const Explained e = explained_game(EXPLAIN_GAMES, 3, depth_limit(9));
+    TruthCount truth;
+    const Explanation& qxg4 = explanation_of(e, "26... Qxg4", &truth);
+    CHECK(qxg4.kind == ExplanationKind::MATERIAL);
+    CHECK(qxg4.theme == "trapped piece");
+    CHECK(contains(qxg4.text, "the queen on g6 is trapped"));
+    CHECK(contains(qxg4.text, "White takes the queen on g6"));
+    CHECK(truth.trapped == 1);
+}
+
+TEST_CASE("explain: a bishop trapped without a capture in the line", "[analyze][explain]") {
+    const Explained e = explained_game(EXPLAIN_GAMES, 5, node_limit(TEST_NODES));
+    TruthCount truth;
+    const Explanation& qxd4 = explanation_of(e, "8. Qxd4", &truth);
+    CHECK(qxd4.theme == "trapped piece");
+    CHECK(contains(qxd4.text, "the bishop on b3 is trapped"));
+    CHECK(truth.trapped == 1);
+}
+
+TEST_CASE("explain: a pawn-structure error without material names the group",
+          "[analyze][explain]") {
+    const Explained e = explained_game(EXPLAIN_GAMES, 4, node_limit(TEST_NODES));
+    const Explanation& gxf6 = explanation_of(e, "7... gxf6");
+    CHECK(gxf6.kind == ExplanationKind::GROUPS);
+    CHECK(gxf6.theme == "pawn structure");
+    CHECK(contains(gxf6.text, "Black stands worse than after 7... Bxf6"));
+    CHECK(std::regex_search(gxf6.text, std::regex(R"(in pawn structure \(0\.[0-9][0-9]\))")));
+    // The size named is the group's difference between the ends of the two lines.
+    const std::smatch size = [&] {
+        std::smatch m;
+        std::regex_search(gxf6.text, m, std::regex(R"(pawn structure \((0\.[0-9][0-9])\))"));
+        return m;
+    }();
+    REQUIRE(size.size() == 2);
+    CHECK(std::stod(size[1]) >= 0.10);
+}
+
+TEST_CASE("explain: a table win thrown away", "[analyze][explain][tablebases]") {
+    const Explained e = explained_game("table_spoilt.pgn", 1, node_limit(TEST_NODES), true);
+    const Explanation& e4 = explanation_of(e, "1. e4");
+    CHECK(e.analysis.moves[0].by_table);
+    CHECK(e4.kind == ExplanationKind::TABLE);
+    CHECK(e4.theme == "table");
+    CHECK(contains(e4.text, "The tables: a win for White before 1. e4, a draw after it."));
+    // The rook given away: the tables and the material both.
+    const Explained rook = explained_game(TABLE_GAME, 1, node_limit(TEST_NODES), true);
+    const Explanation& rc2 = explanation_of(rook, "2. Rc2");
+    CHECK(rc2.kind == ExplanationKind::TABLE);
+    CHECK(contains(rc2.text, "a draw after it"));
+    CHECK(contains(rc2.text, "Black takes the rook on c2 (2... Kxc2)"));
+}
+
+TEST_CASE("explain: every ? and ?? of the fixture games is explained, in true words",
+          "[analyze][explain]") {
+    int marked = 0;
+    std::array<int, 6> kinds{};
+    for (const auto& [file, games] : std::vector<std::pair<std::string, std::size_t>>{
+             {EXPLAIN_GAMES, 5}, {"short.pgn", 2}, {"game40.pgn", 1}, {"game200.pgn", 1}}) {
+        for (std::size_t number = 1; number <= games; ++number) {
+            const Explained e = explained_game(file, number, node_limit(TEST_NODES));
+            Position pos = e.game.start;
+            for (std::size_t i = 0; i < e.analysis.moves.size(); ++i) {
+                const MoveJudgement& mj = e.analysis.moves[i];
+                INFO(file << " game " << number << ", " << moves_to_san(pos, {&mj.played, 1}));
+                if (mj.judgement >= Judgement::MISTAKE) {
+                    ++marked;
+                    ++kinds[std::size_t(e.explanations[i].kind)];
+                    CHECK_FALSE(e.explanations[i].text.empty());
+                    check_truth(pos, mj.played, e.explanations[i].text);
+                } else {
+                    CHECK(e.explanations[i].text.empty());
+                }
+                pos.make_move(mj.played);
+            }
+        }
+    }
+    CHECK(marked > 50);
+    // Most are told by what decides them, few by the fallback sentence.
+    CHECK(kinds[std::size_t(ExplanationKind::NONE)] * 10 < marked);
+    CHECK(kinds[std::size_t(ExplanationKind::MATERIAL)] > 0);
+    CHECK(kinds[std::size_t(ExplanationKind::GROUPS)] > 0);
+    CHECK(kinds[std::size_t(ExplanationKind::MATE)] > 0);
+}
+
+TEST_CASE("explain: --explain all explains the ?! too; the annotated comment holds the words",
+          "[analyze][explain]") {
+    const Explained e =
+        explained_game(EXPLAIN_GAMES, 4, node_limit(TEST_NODES), false, ExplainMode::ALL);
+    int inaccuracies = 0;
+    for (std::size_t i = 0; i < e.analysis.moves.size(); ++i)
+        if (e.analysis.moves[i].judgement == Judgement::INACCURACY) {
+            ++inaccuracies;
+            CHECK_FALSE(e.explanations[i].text.empty());
+        }
+    CHECK(inaccuracies > 0);
+    PgnGame annotated = e.game;
+    annotate_game(annotated, e.analysis, {});
+    const PgnGame back = first_game(to_pgn(annotated));
+    for (std::size_t i = 0; i < back.moves.moves.size(); ++i) {
+        const std::string& comment = back.moves.moves[i].comment_after;
+        CHECK(pgn_command(comment, "eval").has_value());
+        if (!e.explanations[i].text.empty()) CHECK(comment.size() > e.explanations[i].text.size());
+        CHECK(contains(comment, e.explanations[i].text));
+    }
+}
+
+TEST_CASE("explain: --explain off writes today's annotation byte for byte",
+          "[analyze][explain][e2e]") {
+    test::TempDir dir;
+    for (const char* name : {"short", "game40", "game200", "table_blunder"}) {
+        INFO(name);
+        const std::string out = dir.path(std::string(name) + ".pgn");
+        std::string args = "analyze '" + data_path(std::string(name) + ".pgn") +
+                           "' --nodes 3000 --threads 1 --explain off -o '" + out + "'";
+        if (std::string(name) == "table_blunder")
+            args += " --syzygy-path '" + tables_folder() + "'";
+        const ShellRun r = run_horizon(args);
+        INFO(r.output);
+        REQUIRE(r.status == 0);
+        CHECK(read_text_file(out) ==
+              read_text_file(data_path(std::string(name) + ".explain-off.pgn")));
+        CHECK_FALSE(contains(r.output, "explained in"));
+    }
+    // With explanations the same games differ only by the words added to the comments.
+    const std::string on = dir.path("on.pgn");
+    const ShellRun r = run_horizon("analyze '" + data_path("short.pgn") +
+                                   "' --nodes 3000 --threads 1 -o '" + on + "'");
+    REQUIRE(r.status == 0);
+    CHECK(contains(r.output, "moves marked ? or ?? explained in"));
+    const auto with = read_pgn(read_text_file(on));
+    const auto without = read_pgn(read_text_file(data_path("short.explain-off.pgn")));
+    REQUIRE(with.size() == without.size());
+    int explained = 0;
+    for (std::size_t g = 0; g < with.size(); ++g) {
+        REQUIRE(with[g].moves.moves.size() == without[g].moves.moves.size());
+        CHECK(with[g].tags == without[g].tags);
+        for (std::size_t i = 0; i < with[g].moves.moves.size(); ++i) {
+            const PgnMove& a = with[g].moves.moves[i];
+            const PgnMove& b = without[g].moves.moves[i];
+            CHECK(a.move == b.move);
+            CHECK(a.nags == b.nags);
+            CHECK(a.variations == b.variations);
+            CHECK(pgn_command(a.comment_after, "eval") == pgn_command(b.comment_after, "eval"));
+            explained += a.comment_after != b.comment_after;
+        }
+    }
+    CHECK(explained >= 3);
+}
+
+TEST_CASE("puzzles: which positions may make one", "[analyze][puzzles]") {
+    // Evaluations given by hand (side to move's view): 1. e4 e5 2. Nf3, the last move a
+    // blunder from a position at `before`, the opponent's move before it from `earlier`.
+    const PgnGame game = first_game("1. e4 e5 2. Nf3 *");
+    const auto judged = [&](Score earlier, Score before, Score after_for_opponent) {
+        std::vector<PositionEval> evals(4);
+        evals[1].score = earlier;
+        evals[2].score = before;
+        evals[2].pv = {parse_san(position_before(game, 2), "d4").move};
+        evals[3].score = after_for_opponent;
+        return judge_game(game, evals, model());
+    };
+    const Position before = position_before(game, 2);
+    PuzzleOptions options;
+    // A blunder in an open game with a gap of 3 pawns: a candidate.
+    GameAnalysis open = judged(-20, 30, 270);
+    REQUIRE(open.moves[2].judgement == Judgement::BLUNDER);
+    CHECK(puzzle_candidate(open, 2, before, options));
+    // The game stood beyond the bound before the opponent's move: not a puzzle.
+    CHECK_FALSE(puzzle_candidate(judged(-700, 30, 270), 2, before, options));
+    CHECK_FALSE(puzzle_candidate(judged(700, 30, 270), 2, before, options));
+    // A gap below the margin by the analysis's own scores: no check needed.
+    GameAnalysis small = judged(-20, 0, 140);
+    REQUIRE(small.moves[2].judgement >= Judgement::MISTAKE);
+    CHECK_FALSE(puzzle_candidate(small, 2, before, options));
+    options.margin_cp = 100;
+    CHECK(puzzle_candidate(small, 2, before, options));
+    // An inaccuracy never makes one.
+    GameAnalysis slight = judged(-20, 30, 10);
+    CHECK(slight.moves[2].judgement < Judgement::MISTAKE);
+    CHECK_FALSE(puzzle_candidate(slight, 2, before, options));
+}
+
+TEST_CASE("puzzles: written as EPD and PGN, each checked deeper, per player",
+          "[analyze][puzzles][e2e]") {
+    test::TempDir dir;
+    const std::string base = dir.path("puzzles");
+    const ShellRun r =
+        run_horizon("analyze '" + data_path(EXPLAIN_GAMES) + "' --nodes 3000 --threads 1 -o '" +
+                    dir.path("out.pgn") + "' --puzzles '" + base + ".epd'");
+    INFO(r.output);
+    REQUIRE(r.status == 0);
+    CHECK(contains(r.output, "puzzles written in") == true);
+    std::vector<std::string> errors;
+    const auto entries = read_epd_file(base + ".epd", errors);
+    REQUIRE(entries.has_value());
+    const auto pgn = read_pgn(read_text_file(base + ".pgn"));
+    REQUIRE(entries->size() == pgn.size());
+    REQUIRE(entries->size() >= 1);
+    const auto games = read_pgn(read_text_file(data_path(EXPLAIN_GAMES)));
+    bool mate_puzzle = false;
+    for (std::size_t k = 0; k < entries->size(); ++k) {
+        const EpdEntry& e = (*entries)[k];
+        INFO(e.id << ": " << e.record.pos.fen());
+        std::string error;
+        const auto bm = epd_moves(e.record.pos, *e.record.find("bm"), error);
+        REQUIRE(bm.has_value());
+        REQUIRE(bm->size() == 1);
+        const std::string theme = e.record.find("c0")->operands.at(0);
+        const std::string player = e.record.find("c1")->operands.at(0);
+        CHECK_FALSE(theme.empty());
+        // The source game, the position and the move played there.
+        const std::regex id(R"((.*), game (\d+), move (\d+\.(?:\.\.)?))");
+        std::smatch m;
+        REQUIRE(std::regex_match(e.id, m, id));
+        const PgnGame& source = games.at(std::stoul(m[2]) - 1);
+        const std::string played = e.record.find("c3")->operands.at(0).substr(7);
+        const std::size_t ply = ply_of(source, std::string(m[3]) + " " + played);
+        const Position pos = position_before(source, ply);
+        CHECK(pos.fen() == e.record.pos.fen());
+        // The side to move is the one who erred, named in the id.
+        CHECK(player == std::string(m[1]));
+        CHECK(source.tag(pos.side_to_move() == WHITE ? "White" : "Black") == player);
+        // The move played there was marked ? or ?? by the same analysis, and the game was not
+        // decided before it.
+        const GameAnalysis a = library_analysis(source, TEST_NODES);
+        CHECK(a.moves[ply].judgement >= Judgement::MISTAKE);
+        CHECK(puzzle_cp(a.positions[ply].score) >= -PuzzleOptions::DEFAULT_BOUND_CP);
+        if (ply > 0)
+            CHECK(std::abs(puzzle_cp(a.positions[ply - 1].score)) <=
+                  PuzzleOptions::DEFAULT_BOUND_CP);
+        // A deeper search than the check's has the stated move first, the margin behind it.
+        const int depth = std::stoi(
+            std::regex_replace(e.record.find("c2")->operands.at(0), std::regex(R"(.*depth )"), ""));
+        Engine engine;
+        engine.set_threads(1);
+        engine.new_game();
+        const auto lines = best_lines(engine, pos, depth_limit(depth + 2), 2);
+        REQUIRE(lines.size() == 2);
+        CHECK(lines[0].pv[0] == bm->front());
+        CHECK(puzzle_cp(lines[0].score) - puzzle_cp(lines[1].score) >=
+              PuzzleOptions::DEFAULT_MARGIN_CP);
+        mate_puzzle |= theme == "mate";
+        // The PGN: the same position, the solution starting with the best move.
+        const PgnGame& p = pgn[k];
+        REQUIRE_FALSE(p.error.has_value());
+        CHECK(p.start.fen() == pos.fen());
+        CHECK(p.tag("SetUp") == "1");
+        CHECK(p.tag("FEN") == pos.fen());
+        CHECK(p.tag("PuzzlePlayer") == player);
+        CHECK(p.tag("PuzzleTheme") == theme);
+        REQUIRE_FALSE(p.moves.moves.empty());
+        CHECK(p.moves.moves[0].move == bm->front());
+        CHECK(e.record.find("c4")->operands.at(0) == "uci " + move_to_uci(pos, bm->front()));
+    }
+    CHECK(mate_puzzle); // 2... Nc6?? with 2... Qh4# on the board
+
+    // One player's only.
+    const ShellRun misser =
+        run_horizon("analyze '" + data_path(EXPLAIN_GAMES) + "' --nodes 3000 --threads 1 -o '" +
+                    dir.path("o.pgn") + "' --puzzles '" + base + "' --puzzles-player Misser");
+    REQUIRE(misser.status == 0);
+    const auto only = read_epd_file(base + ".epd", errors);
+    REQUIRE(only.has_value());
+    REQUIRE(only->size() >= 1);
+    for (const EpdEntry& e : *only)
+        CHECK(e.record.find("c1")->operands.at(0) == "Misser");
+}
+
+TEST_CASE("explain and puzzles: the flags refuse what they cannot do", "[analyze][e2e]") {
+    const std::string file = "'" + data_path("short.pgn") + "' --nodes 100";
+    const ShellRun bad = run_horizon("analyze " + file + " --explain sometimes");
+    CHECK(bad.status == 2);
+    CHECK(contains(bad.output, "--explain: 'on', 'off' or 'all', not 'sometimes'"));
+    const ShellRun player = run_horizon("analyze " + file + " --puzzles-player X");
+    CHECK(player.status == 2);
+    CHECK(contains(player.output, "--puzzles-player goes with --puzzles FILE"));
+    const ShellRun margin = run_horizon("analyze " + file + " --puzzles p --puzzle-margin 0");
+    CHECK(margin.status == 2);
+    CHECK(contains(margin.output, "--puzzle-margin"));
+    const ShellRun fen = run_horizon("analyze --fen '8/8/8/8/8/2k5/R7/4K3 w - - 0 1' --explain on");
+    CHECK(fen.status == 2);
+    CHECK(contains(fen.output, "--explain is for PGN files"));
+    test::TempDir dir;
+    const ShellRun nowhere =
+        run_horizon("analyze " + file + " --puzzles '" + dir.path("no/such/folder/p") + "'");
+    CHECK(nowhere.status == 2);
+    CHECK(contains(nowhere.output, "--puzzles: cannot write"));
 }

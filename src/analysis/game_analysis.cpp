@@ -272,6 +272,8 @@ void annotate_game(PgnGame& game, const GameAnalysis& analysis, const AnnotateOp
         pos.make_move(move.move);
         move.comment_after =
             with_eval(move.comment_after, analysis.positions[i + 1], pos.side_to_move());
+        if (i < analysis.explanations.size() && !analysis.explanations[i].empty())
+            move.comment_after += " " + analysis.explanations[i];
     }
 
     std::string summary = options.annotator.empty() ? "Analysis" : options.annotator;

@@ -113,6 +113,9 @@ struct GameAnalysis {
     std::vector<MoveJudgement> moves;
     std::array<PlayerSummary, COLOR_NB> players{};
     double search_seconds = 0; // wall-clock time spent in searches
+    // Per move, the words of its explanation ("" for none; empty: the game not explained),
+    // written after the move's "[%eval]" by annotate_game.
+    std::vector<std::string> explanations;
 };
 
 // Searches every position of the game's main line with `limits` (the engine's threads, hash

@@ -12,7 +12,9 @@
 #include <cxxopts.hpp>
 
 #include "analysis/best_lines.hpp"
+#include "analysis/explain.hpp"
 #include "analysis/game_analysis.hpp"
+#include "analysis/puzzles.hpp"
 #include "analysis/svg_plot.hpp"
 #include "cli/command_line.hpp"
 #include "cli/progress.hpp"
@@ -65,7 +67,20 @@ struct AnalyzeRequest {
     GameRange games = GameRange::all();
     int multipv = 1;
     SearchFlags search;
+    ExplainMode explain = ExplainMode::MISTAKES;
+    std::optional<std::string> puzzles; // the puzzle files' name, without .epd / .pgn
+    std::string puzzles_player;         // "": every player
+    PuzzleOptions puzzle_options;
 };
+
+// "--puzzles out/p", "out/p.epd" or "out/p.pgn" all name out/p.epd and out/p.pgn.
+std::string puzzle_base(const std::string& name) {
+    const std::filesystem::path path(name);
+    std::string ext = path.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    return ext == ".epd" || ext == ".pgn" ? (path.parent_path() / path.stem()).string() : name;
+}
 
 // The analysis of a PGN file, game after game.
 class PgnAnalysis {
@@ -73,6 +88,12 @@ public:
     PgnAnalysis(const AnalyzeRequest& request, Engine& engine, std::ostream& pgn_out,
                 std::ostream& summary_out)
         : request_(request), engine_(engine), pgn_out_(pgn_out), summary_out_(summary_out) {}
+
+    // Where the puzzles go (with --puzzles).
+    void set_puzzle_outputs(std::ostream* epd, std::ostream* pgn) {
+        puzzle_epd_ = epd;
+        puzzle_pgn_ = pgn;
+    }
 
     // Returns the exit status.
     int run(std::istream& in, std::uint64_t total_positions) {
@@ -116,6 +137,10 @@ private:
                              const std::function<void(int, int)>& on_position) {
         engine_.new_game();
         GameAnalysis analysis = analyze_game(engine_, game, request_.search.limits, on_position);
+        const std::vector<Explanation> explanations = explain_game(
+            engine_, game, analysis, request_.search.limits, request_.explain, explain_seconds_);
+        count_explanations(explanations, analysis);
+        if (puzzle_epd_) write_puzzles(game, number, analysis, explanations);
         ++analysed_;
         positions_ += analysis.positions.size();
         search_seconds_ += analysis.search_seconds;
@@ -128,6 +153,31 @@ private:
         pgn_out_.flush();
         if (request_.plot_dir) write_plot(game, number, analysis);
         return analysis;
+    }
+
+    void count_explanations(const std::vector<Explanation>& explanations,
+                            const GameAnalysis& analysis) {
+        for (std::size_t i = 0; i < explanations.size(); ++i) {
+            if (analysis.moves[i].judgement < Judgement::MISTAKE) continue;
+            ++marked_;
+            ++kinds_[std::size_t(explanations[i].kind)];
+            if (explanations[i].names_threat) ++threats_;
+        }
+    }
+
+    void write_puzzles(const PgnGame& game, std::uint64_t number, const GameAnalysis& analysis,
+                       const std::vector<Explanation>& explanations) {
+        const std::vector<Puzzle> found =
+            find_puzzles(engine_, game, number, analysis, explanations, request_.puzzle_options,
+                         request_.puzzles_player, puzzle_seconds_);
+        PgnWriteOptions options;
+        for (const Puzzle& p : found) {
+            *puzzle_epd_ << puzzle_epd(p) << "\n";
+            write_pgn(*puzzle_pgn_, puzzle_pgn(p), options);
+        }
+        puzzle_epd_->flush();
+        puzzle_pgn_->flush();
+        puzzles_ += found.size();
     }
 
     void write_plot(const PgnGame& game, std::uint64_t number, const GameAnalysis& analysis) {
@@ -175,6 +225,25 @@ private:
                       static_cast<unsigned long long>(positions_), seconds_, search_seconds_,
                       seconds_ > 0 ? 100.0 * search_seconds_ / seconds_ : 0.0);
         std::cerr << line;
+        if (request_.explain != ExplainMode::OFF) {
+            std::snprintf(line, sizeof line,
+                          "horizon analyze: %llu moves marked ? or ?? explained in %.2f s: %d by "
+                          "mate, %d by a table, %d by material, %d by evaluation groups, %d "
+                          "without; %d name a threat\n",
+                          static_cast<unsigned long long>(marked_), explain_seconds_,
+                          kinds_[std::size_t(ExplanationKind::MATE)],
+                          kinds_[std::size_t(ExplanationKind::TABLE)],
+                          kinds_[std::size_t(ExplanationKind::MATERIAL)],
+                          kinds_[std::size_t(ExplanationKind::GROUPS)],
+                          kinds_[std::size_t(ExplanationKind::NONE)], threats_);
+            std::cerr << line;
+        }
+        if (puzzle_epd_) {
+            std::snprintf(line, sizeof line, "horizon analyze: %llu %s written in %.2f s\n",
+                          static_cast<unsigned long long>(puzzles_),
+                          puzzles_ == 1 ? "puzzle" : "puzzles", puzzle_seconds_);
+            std::cerr << line;
+        }
         if (analysed_ == 0 && errors_ == 0) {
             std::cerr << "horizon analyze: no game to analyse (the file holds none in the range)\n";
             return 2;
@@ -187,7 +256,12 @@ private:
     std::ostream& pgn_out_;
     std::ostream& summary_out_;
     std::uint64_t analysed_ = 0, errors_ = 0, positions_ = 0;
-    double seconds_ = 0, search_seconds_ = 0;
+    double seconds_ = 0, search_seconds_ = 0, explain_seconds_ = 0, puzzle_seconds_ = 0;
+    std::ostream* puzzle_epd_ = nullptr;
+    std::ostream* puzzle_pgn_ = nullptr;
+    std::uint64_t marked_ = 0, puzzles_ = 0;
+    std::array<int, 6> kinds_{}; // by ExplanationKind
+    int threats_ = 0;
     std::map<std::string, PlayerSummary> totals_;
     std::vector<std::string> order_; // players in order of appearance
 };
@@ -239,6 +313,19 @@ int analyze_pgn(const AnalyzeRequest& request, Engine& engine) {
                                     ? count_positions(request.input, request.games)
                                     : 0;
     PgnAnalysis analysis(request, engine, pgn_out, summary_out);
+    std::ofstream puzzle_epd, puzzle_pgn;
+    if (request.puzzles) {
+        const std::string base = puzzle_base(*request.puzzles);
+        for (auto [stream, name] :
+             {std::pair{&puzzle_epd, base + ".epd"}, std::pair{&puzzle_pgn, base + ".pgn"}}) {
+            stream->open(name, std::ios::binary | std::ios::trunc);
+            if (!*stream) {
+                std::cerr << "horizon analyze: --puzzles: cannot write " << name << "\n";
+                return 2;
+            }
+        }
+        analysis.set_puzzle_outputs(&puzzle_epd, &puzzle_pgn);
+    }
     const int status = analysis.run(request.input == "-" ? std::cin : file, total);
     if (request.out) {
         out_file.close();
@@ -298,7 +385,8 @@ AnalyzeRequest read_request(const cxxopts::ParseResult& args) {
     if (r.fen.has_value() == !r.input.empty())
         throw UsageError("give a PGN or EPD file, or --fen FEN (one of them)");
     const bool positions = r.fen || has_epd_extension(r.input);
-    for (const char* flag : {"out", "plot", "games"})
+    for (const char* flag :
+         {"out", "plot", "games", "explain", "puzzles", "puzzles-player", "puzzle-margin"})
         if (positions && args.count(flag))
             throw UsageError(std::string("--") + flag + " is for PGN files");
     if (!positions && args.count("multipv"))
@@ -311,6 +399,24 @@ AnalyzeRequest read_request(const cxxopts::ParseResult& args) {
         if (!range) throw UsageError("--games '" + args["games"].as<std::string>() + "': " + error);
         r.games = *range;
     }
+    if (const auto mode = text_flag(args, "explain")) {
+        if (*mode == "off")
+            r.explain = ExplainMode::OFF;
+        else if (*mode == "on")
+            r.explain = ExplainMode::MISTAKES;
+        else if (*mode == "all")
+            r.explain = ExplainMode::ALL;
+        else
+            throw UsageError("--explain: 'on', 'off' or 'all', not '" + *mode + "'");
+    }
+    r.puzzles = text_flag(args, "puzzles");
+    if (r.puzzles && r.puzzles->empty()) throw UsageError("--puzzles: a file name is needed");
+    for (const char* flag : {"puzzles-player", "puzzle-margin"})
+        if (args.count(flag) && !r.puzzles)
+            throw UsageError(std::string("--") + flag + " goes with --puzzles FILE");
+    if (const auto player = text_flag(args, "puzzles-player")) r.puzzles_player = *player;
+    if (args.count("puzzle-margin"))
+        r.puzzle_options.margin_cp = int(whole_flag(args, "puzzle-margin", 1, PUZZLE_MATE_CP));
     if (args.count("multipv")) r.multipv = int(whole_flag(args, "multipv", 1, MAX_MULTIPV));
     r.search = read_search_flags(args, DEFAULT_MOVETIME_MS);
     return r;
@@ -334,12 +440,14 @@ std::optional<GameRange> GameRange::parse(std::string_view text, std::string& er
             if (dash == 0 && dash + 1 == part.size()) lo.reset();
         }
         if (!lo || !hi) {
-            error = "'" + std::string(part) +
-                    "' is not a game number (from 1) or a range of them such as 3-7, 10- or -4";
+            // (Appended piece by piece: GCC 12 warns wrongly of overlapping copies in the
+            // chain of operator+ here.)
+            error.assign(1, '\'').append(part).append(
+                "' is not a game number (from 1) or a range of them such as 3-7, 10- or -4");
             return std::nullopt;
         }
         if (*lo > *hi) {
-            error = "'" + std::string(part) + "' runs backwards";
+            error.assign(1, '\'').append(part).append("' runs backwards");
             return std::nullopt;
         }
         spans.emplace_back(*lo, *hi);
@@ -364,8 +472,9 @@ std::uint64_t GameRange::last() const {
 int analyze_main(int argc, const char* const* argv) {
     CommandLine cli("analyze",
                     "Annotate the games of a PGN file: [%eval] comments (White's view, pawns), "
-                    "moves that lose expected result marked ?! ? ?? with the better line, a "
-                    "summary per player. Or show the best lines of a position (--fen) or of each "
+                    "moves that lose expected result marked ?! ? ?? with the better line and why "
+                    "(--explain), puzzles from the mistakes (--puzzles), a summary per player. Or "
+                    "show the best lines of a position (--fen) or of each "
                     "position of an EPD file.");
     // clang-format off
     cli.add()
@@ -373,7 +482,11 @@ int analyze_main(int argc, const char* const* argv) {
         ("plot", "write one SVG plot per game into this folder (game-N.svg)", cxxopts::value<std::string>(), "DIR")
         ("games", "only these games of the file: 5, 3-7, 10-, -4, or a list 1,4,7-9", cxxopts::value<std::string>(), "RANGE")
         ("fen", "analyse this position", cxxopts::value<std::string>(), "FEN")
-        ("multipv", "with --fen or an EPD file: this many best lines", cxxopts::value<std::string>(), "N");
+        ("multipv", "with --fen or an EPD file: this many best lines", cxxopts::value<std::string>(), "N")
+        ("explain", "explain the moves marked ? and ?? in words (on, the default), also ?! (all), or not (off)", cxxopts::value<std::string>(), "MODE")
+        ("puzzles", "write puzzles from the games' mistakes to FILE.epd and FILE.pgn", cxxopts::value<std::string>(), "FILE")
+        ("puzzles-player", "with --puzzles: only the mistakes of this player (the White or Black tag)", cxxopts::value<std::string>(), "NAME")
+        ("puzzle-margin", "with --puzzles: the second-best move at least this far below the best (default 150)", cxxopts::value<std::string>(), "CP");
     // clang-format on
     add_search_flags(cli, DEFAULT_MOVETIME_MS);
     cli.positional({"file"}, "(FILE | --fen FEN)");
