@@ -39,7 +39,8 @@ constexpr Subcommand SUBCOMMANDS[] = {
     {"pgn", "FILE [--out FILE] [--moves-only] [--stats [--runs N]]",
      "read a PGN file, write it in export format (or time the reading)", pgn_main},
     {"analyze", "(FILE.pgn | FILE.epd | --fen FEN) [--depth N | --movetime MS | --nodes N]",
-     "annotate games (evaluations, mistakes, better lines), or the best lines of positions",
+     "annotate games (evaluations, mistakes and why, better lines; --puzzles FILE), or the best "
+     "lines of positions",
      analyze_main},
     {"epd", "SUITE.epd [--depth N | --movetime MS | --nodes N] [--threads N] [--hash MB]",
      "run a test suite (bm, am, dm)", epd_main},

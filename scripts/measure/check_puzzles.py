@@ -9,12 +9,15 @@ agrees when the engine's first line starts with the stated move and its second l
 least --margin centipawns lower (a mate counts as MATE_CP, as in Horizon). Prints one line per
 puzzle that does not agree and the shares; exits 1 when the share that agrees is below --aim.
 
-    scripts/check_puzzles.py puzzles.epd --engine stockfish --depth 18
+    scripts/measure/check_puzzles.py puzzles.epd --engine stockfish --depth 18
 """
 import argparse
+import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import uci  # noqa: E402
 
 MATE_CP = 1500  # as PUZZLE_MATE_CP in src/analysis/puzzles.hpp
 
@@ -35,55 +38,23 @@ def operations(line):
     return fen, ops
 
 
-class Engine:
-    def __init__(self, path, threads, hash_mb):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-        self.send("uci")
-        self.wait_for("uciok")
-        self.send(f"setoption name Threads value {threads}")
-        self.send(f"setoption name Hash value {hash_mb}")
-        self.send("setoption name MultiPV value 2")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-
-    def wait_for(self, word):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("the engine stopped")
-            if line.split()[:1] == [word]:
-                return line
-
-    def lines(self, fen, hmvc, fmvn, depth):
-        """{multipv: (depth, score in cp from the side to move, first move)} at the last depth."""
-        self.send("ucinewgame")
-        self.send("isready")
-        self.wait_for("readyok")
-        self.send(f"position fen {fen} {hmvc} {fmvn}")
-        self.send(f"go depth {depth}")
-        found = {}
-        while True:
-            words = self.p.stdout.readline().split()
-            if not words:
-                continue
-            if words[0] == "bestmove":
-                return found
-            if words[0] != "info" or "multipv" not in words or "pv" not in words:
-                continue
-            if "lowerbound" in words or "upperbound" in words:
-                continue
-            at = words.index("score")
-            kind, value = words[at + 1], int(words[at + 2])
-            cp = max(-MATE_CP, min(MATE_CP, value)) if kind == "cp" else \
-                (MATE_CP if value > 0 else -MATE_CP)
-            found[int(words[words.index("multipv") + 1])] = (
-                int(words[words.index("depth") + 1]), cp, words[words.index("pv") + 1])
-
-    def quit(self):
-        self.send("quit")
-        self.p.wait()
+def last_lines(search):
+    """{multipv: (depth, score in cp from the side to move, first move)} of the last depth's
+    exact lines of a MultiPV search (uci.Search)."""
+    found = {}
+    for line in search.lines:
+        words = line.split()
+        if words[:1] != ["info"] or "multipv" not in words or "pv" not in words:
+            continue
+        if "lowerbound" in words or "upperbound" in words:
+            continue
+        at = words.index("score")
+        kind, value = words[at + 1], int(words[at + 2])
+        cp = max(-MATE_CP, min(MATE_CP, value)) if kind == "cp" else \
+            (MATE_CP if value > 0 else -MATE_CP)
+        found[int(words[words.index("multipv") + 1])] = (
+            int(words[words.index("depth") + 1]), cp, words[words.index("pv") + 1])
+    return found
 
 
 def main():
@@ -99,34 +70,41 @@ def main():
     ap.add_argument("--hash", type=int, default=64)
     args = ap.parse_args()
 
-    engine = Engine(args.engine, args.threads, args.hash)
+    engine = uci.Engine([args.engine])
+    engine.uci(timeout=60)
+    engine.setoption("Threads", args.threads)
+    engine.setoption("Hash", args.hash)
+    engine.setoption("MultiPV", 2)
     total = first = both = 0
     with open(args.epd, encoding="utf-8") as f:
         for number, raw in enumerate(f, 1):
             if not raw.strip() or raw.startswith("#"):
                 continue
             fen, ops = operations(raw.strip())
-            uci = ops.get("c4", [""])[0].removeprefix("uci ").strip()
+            stated = ops.get("c4", [""])[0].removeprefix("uci ").strip()
             check = re.search(r"depth (\d+)", ops.get("c2", [""])[0])
-            if not uci or not check:
+            if not stated or not check:
                 sys.exit(f"{args.epd}:{number}: no c4 \"uci MOVE\" or c2 \"... depth N\"")
             depth = max(args.depth, int(check.group(1)) + args.extra)
             hmvc = ops.get("hmvc", ["0"])[0]
             fmvn = ops.get("fmvn", ["1"])[0]
-            found = engine.lines(fen, hmvc, fmvn, depth)
+            engine.newgame()
+            engine.isready(timeout=60)
+            engine.position(f"{fen} {hmvc} {fmvn}")
+            found = last_lines(engine.go(f"depth {depth}"))
             total += 1
             if 1 not in found or 2 not in found:
                 print(f"{ops.get('id', ['?'])[0]}: fewer than two lines at depth {depth}")
                 continue
-            best_ok = found[1][2] == uci
+            best_ok = found[1][2] == stated
             gap = found[1][1] - found[2][1]
             first += best_ok
             both += best_ok and gap >= args.margin
             if not (best_ok and gap >= args.margin):
-                print(f"{ops.get('id', ['?'])[0]}: stated {uci}, engine {found[1][2]} "
+                print(f"{ops.get('id', ['?'])[0]}: stated {stated}, engine {found[1][2]} "
                       f"({found[1][1]} cp), second {found[2][2]} ({found[2][1]} cp), "
                       f"gap {gap} cp at depth {found[1][0]}")
-    engine.quit()
+    engine.close()
     if total == 0:
         sys.exit(f"{args.epd}: no puzzle")
     print(f"{total} puzzles: the engine's first choice in {first} ({100.0 * first / total:.1f}%), "
