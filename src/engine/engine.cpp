@@ -3,7 +3,9 @@
 #include <random>
 
 #include "core/random.hpp"
+#include "eval/evaluate.hpp"
 #include "movegen/movegen.hpp"
+#include "movegen/perft.hpp"
 #include "notation/uci_move.hpp"
 
 namespace horizon {
@@ -374,6 +376,15 @@ SearchResult Engine::search_sync(const SearchLimits& limits,
     const std::vector<Move> moves = prepare_tables({});
     return pool_.run(pos_, limits, time_, moves, multipv_, report, &weights_.params,
                      search_tables());
+}
+
+std::string Engine::eval_trace() const { return format_trace(pos_, weights_.params); }
+
+std::vector<std::pair<Move, std::uint64_t>> Engine::perft_divide(int depth) {
+    stop();
+    wait();
+    Position pos = pos_;
+    return horizon::perft_divide(pos, depth);
 }
 
 } // namespace horizon

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/position.hpp"
@@ -78,6 +79,12 @@ public:
     // the histories, which were filled with the old evaluation's scores.
     void set_weights(const EvalWeights& weights);
     const EvalWeights& weights() const { return weights_; }
+
+    // The static evaluation of the position, term by term (the UCI command `eval`).
+    std::string eval_trace() const;
+    // The leaf count under each legal move of the position at `depth` (`go perft`); a search
+    // that runs is stopped first.
+    std::vector<std::pair<Move, std::uint64_t>> perft_divide(int depth);
 
     // Syzygy tablebases: the folders (empty: none), set while no search runs; the report
     // names what was found and what was refused.

@@ -9,11 +9,9 @@
 
 #include "engine/bench.hpp"
 #include "engine/config.hpp"
-#include "eval/evaluate.hpp"
 #include "eval/params.hpp"
 #include "eval/wdl.hpp"
 #include "movegen/movegen.hpp"
-#include "movegen/perft.hpp"
 #include "notation/uci_move.hpp"
 #include "search/tunable.hpp"
 
@@ -286,7 +284,7 @@ bool UciLoop::handle(const std::string& line) {
         for (std::string l; std::getline(board, l);)
             out_.line(l);
     } else if (cmd == "eval") {
-        std::istringstream trace(format_trace(engine_.position(), engine_.weights().params));
+        std::istringstream trace(engine_.eval_trace());
         for (std::string l; std::getline(trace, l);)
             out_.line(l);
     } else if (cmd == "bench") {
@@ -498,13 +496,12 @@ std::string UciLoop::format_info(const SearchReport& r, const Position& root, co
 }
 
 void UciLoop::cmd_perft(const std::vector<std::string>& args) {
-    engine_.stop();
-    engine_.wait();
     const int depth = std::stoi(args.at(0));
-    Position pos = engine_.position();
     const auto start = std::chrono::steady_clock::now();
+    const auto divide = engine_.perft_divide(depth);
+    const Position& pos = engine_.position();
     std::uint64_t total = 0;
-    for (const auto& [m, n] : perft_divide(pos, depth)) {
+    for (const auto& [m, n] : divide) {
         out_.line(move_to_uci(pos, m) + ": " + std::to_string(n));
         total += n;
     }
