@@ -303,7 +303,8 @@ def main():
             table, key=lambda t: (t[1] != "all", -t[0])):
         print(f"{name:44s} {n:6d} {ev_h:+7.0f} {ev_s:+6.0f} {exp_h:5.1%} {exp_s:5.1%} "
               f"{scored:5.1%} {1000 * (scored - exp_h):+7.1f} {1000 * (scored - exp_s):+7.1f} | "
-              f"{1000 * mean_ex:+10.2f} {z:+5.1f} {tot / total_excess if total_excess else 0:+6.0%}")
+              f"{1000 * mean_ex:+10.2f} {z:+5.1f} "
+              f"{tot / total_excess if total_excess else 0:+6.0%}")
 
     if args.csv:
         with open(args.csv, "w", newline="") as f:
