@@ -196,3 +196,24 @@ class Engine:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+
+
+def open_engine(command, options=(), name=None):
+    """An engine started from `command` (a string split at blanks), past `uci`, with each
+    "NAME=VALUE" of `options` set and `isready` answered; its standard error is dropped."""
+    engine = Engine(command.split(), name=name, stderr=subprocess.DEVNULL)
+    engine.uci(timeout=60)
+    for name_value in options:
+        option, _, value = name_value.partition("=")
+        engine.setoption(option, value)
+    engine.isready(timeout=60)
+    return engine
+
+
+def nodes_and_time(search):
+    """(nodes, ms) of the last info line of a search (Search) that has both, or None."""
+    for line in reversed(search.lines):
+        words = line.split()
+        if words[:1] == ["info"] and "nodes" in words and "time" in words:
+            return int(words[words.index("nodes") + 1]), int(words[words.index("time") + 1])
+    return None
