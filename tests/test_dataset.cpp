@@ -13,7 +13,7 @@
 #include "train_support.hpp"
 
 using namespace horizon;
-using namespace horizon::tune;
+
 using namespace horizon::test;
 
 TEST_CASE("tune: the sparse form evaluates exactly as evaluate_trace does", "[tune]") {

@@ -12,7 +12,7 @@
 #include "train_support.hpp"
 
 using namespace horizon;
-using namespace horizon::tune;
+
 using namespace horizon::test;
 
 TEST_CASE("tune: the gradient matches finite differences", "[tune]") {

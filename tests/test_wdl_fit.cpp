@@ -10,7 +10,6 @@
 #include "train/wdl_fit.hpp"
 
 using namespace horizon;
-using namespace horizon::tune;
 
 TEST_CASE("tune: the WDL fit recovers a known model", "[tune]") {
     WdlModel truth;

@@ -20,8 +20,6 @@
 
 namespace horizon::test {
 
-using namespace horizon::tune;
-
 inline const std::string FIXTURE = std::string(HORIZON_SOURCE_DIR) + "/tests/data/tune_fixture.txt";
 
 // A file in the temporary directory, removed at the end of the test.

@@ -24,8 +24,6 @@ namespace horizon {
 
 namespace {
 
-using namespace tune;
-
 std::string fixed(double v, int decimals) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);

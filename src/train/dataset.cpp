@@ -11,7 +11,7 @@
 #include "eval/wdl.hpp"
 #include "train/data_line.hpp"
 
-namespace horizon::tune {
+namespace horizon {
 
 void DataSet::add(Sample s, const Coefficient* coefs) {
     const std::size_t n = s.coefficient_count();
@@ -195,4 +195,4 @@ std::optional<std::string> load_data(const LoadOptions& options, WorkerPool& poo
     return std::nullopt;
 }
 
-} // namespace horizon::tune
+} // namespace horizon

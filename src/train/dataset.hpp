@@ -15,7 +15,7 @@
 #include "eval/evaluate.hpp"
 #include "train/pool.hpp"
 
-namespace horizon::tune {
+namespace horizon {
 
 // One feature of a sample: its flat weight index and its count (for LINEAR features white's
 // count minus black's, for KING_DANGER features the attacking colour's count, for COMPLEXITY
@@ -110,4 +110,4 @@ struct LoadCallbacks {
 std::optional<std::string> load_data(const LoadOptions& options, WorkerPool& pool, DataSet& data,
                                      LoadReport& report, const LoadCallbacks& callbacks = {});
 
-} // namespace horizon::tune
+} // namespace horizon

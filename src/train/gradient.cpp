@@ -6,7 +6,7 @@
 
 #include "train/logistic.hpp"
 
-namespace horizon::tune {
+namespace horizon {
 
 Weights weights_of(const EvalParams& params) {
     Weights w(PARAM_COUNT);
@@ -270,4 +270,4 @@ double fit_k(const DataSet& data, std::span<const std::uint32_t> indices, const 
     return std::exp((lo + hi) / 2);
 }
 
-} // namespace horizon::tune
+} // namespace horizon

@@ -11,7 +11,7 @@
 #include "train/dataset.hpp"
 #include "train/pool.hpp"
 
-namespace horizon::tune {
+namespace horizon {
 
 // All weights as one vector: mg of weight i at 2i, eg at 2i + 1.
 constexpr int PARAM_COUNT = 2 * WEIGHT_COUNT;
@@ -44,4 +44,4 @@ double loss_gradient(const DataSet& data, std::span<const std::uint32_t> indices
 double fit_k(const DataSet& data, std::span<const std::uint32_t> indices, const double* w,
              WorkerPool& pool);
 
-} // namespace horizon::tune
+} // namespace horizon

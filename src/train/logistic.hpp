@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace horizon::tune {
+namespace horizon {
 
 inline double sigmoid(double z) {
     if (z >= 0) return 1.0 / (1.0 + std::exp(-z));
@@ -16,4 +16,4 @@ inline double log_sigmoid(double z) {
     return z >= 0 ? -std::log1p(std::exp(-z)) : z - std::log1p(std::exp(z));
 }
 
-} // namespace horizon::tune
+} // namespace horizon

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace horizon::tune {
+namespace horizon {
 
 void Adam::step(double* w, const double* grad) {
     constexpr double BETA1 = 0.9, BETA2 = 0.999, EPSILON = 1e-8;
@@ -16,4 +16,4 @@ void Adam::step(double* w, const double* grad) {
     }
 }
 
-} // namespace horizon::tune
+} // namespace horizon

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace horizon::tune {
+namespace horizon {
 
 // Adam (beta1 0.9, beta2 0.999).
 class Adam {
@@ -19,4 +19,4 @@ private:
     std::uint64_t t_ = 0;
 };
 
-} // namespace horizon::tune
+} // namespace horizon

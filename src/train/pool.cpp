@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-namespace horizon::tune {
+namespace horizon {
 
 WorkerPool::WorkerPool(int threads) {
     for (int i = 1; i < std::max(threads, 1); ++i)
@@ -74,4 +74,4 @@ void WorkerPool::run_slices(std::size_t n,
     });
 }
 
-} // namespace horizon::tune
+} // namespace horizon

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-namespace horizon::tune {
+namespace horizon {
 
 // A fixed set of threads that run one job at a time: run(job) calls job(t) for every
 // t in 0..size()-1 (t = 0 on the calling thread) and returns when all have finished.
@@ -39,4 +39,4 @@ private:
     std::exception_ptr failure_;
 };
 
-} // namespace horizon::tune
+} // namespace horizon

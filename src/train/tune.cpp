@@ -19,7 +19,7 @@
 #include "train/pool.hpp"
 #include "train/tuned_config.hpp"
 
-namespace horizon::tune {
+namespace horizon {
 
 namespace {
 
@@ -307,4 +307,4 @@ std::optional<std::string> run_tuning(const TuneSettings& o, TuneObserver& obser
     return write_config(o.out, format_config(config, tuned, wdl));
 }
 
-} // namespace horizon::tune
+} // namespace horizon

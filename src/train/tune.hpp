@@ -19,7 +19,7 @@
 #include "train/dataset.hpp"
 #include "train/wdl_fit.hpp"
 
-namespace horizon::tune {
+namespace horizon {
 
 struct TuneSettings {
     std::vector<std::string> data;
@@ -118,4 +118,4 @@ std::optional<std::string> run_tuning(const TuneSettings& settings, TuneObserver
 // shuffled and their boundaries shifted at random.
 void shuffle_in_runs(std::size_t n, std::mt19937_64& rng, std::vector<std::uint32_t>& out);
 
-} // namespace horizon::tune
+} // namespace horizon

@@ -9,7 +9,7 @@
 
 #include "eval/engine_file.hpp"
 
-namespace horizon::tune {
+namespace horizon {
 
 namespace {
 
@@ -162,4 +162,4 @@ std::string format_config(const nlohmann::ordered_json& start, const EvalParams&
     return s + "}\n";
 }
 
-} // namespace horizon::tune
+} // namespace horizon

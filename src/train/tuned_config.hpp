@@ -11,7 +11,7 @@
 #include "eval/params.hpp"
 #include "eval/wdl.hpp"
 
-namespace horizon::tune {
+namespace horizon {
 
 // Reads the start: an engine.json-style file, or the built-in configuration when `path` is
 // empty. Sets `config` (its sections, an "engine" section first when it had none) and
@@ -27,4 +27,4 @@ std::optional<std::string> read_start(const std::string& path, nlohmann::ordered
 std::string format_config(const nlohmann::ordered_json& start, const EvalParams& params,
                           const std::optional<WdlModel>& wdl);
 
-} // namespace horizon::tune
+} // namespace horizon

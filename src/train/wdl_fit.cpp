@@ -9,7 +9,7 @@
 
 #include "train/logistic.hpp"
 
-namespace horizon::tune {
+namespace horizon {
 
 namespace {
 
@@ -214,4 +214,4 @@ std::optional<WdlModel> fit_wdl(const std::vector<WdlPoint>& points, WorkerPool&
     return model_of(theta);
 }
 
-} // namespace horizon::tune
+} // namespace horizon

@@ -9,7 +9,7 @@
 #include "eval/wdl.hpp"
 #include "train/pool.hpp"
 
-namespace horizon::tune {
+namespace horizon {
 
 // Evaluation (white's view), material and result of one position.
 struct WdlPoint {
@@ -27,4 +27,4 @@ struct WdlFitReport {
 std::optional<WdlModel> fit_wdl(const std::vector<WdlPoint>& points, WorkerPool& pool,
                                 WdlFitReport* report = nullptr);
 
-} // namespace horizon::tune
+} // namespace horizon
