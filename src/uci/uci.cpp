@@ -98,6 +98,14 @@ void UciLoop::info_string(const std::string& text) {
 }
 
 void UciLoop::register_options() {
+    register_search_options();
+    register_tablebase_options();
+    register_strength_options();
+    register_eval_options();
+}
+
+// Hash, threads, lines, pondering, time, the UCI_ flags of the protocol.
+void UciLoop::register_search_options() {
     using T = UciOption::Type;
     options_.add(
         {"Hash", T::SPIN, std::to_string(Engine::DEFAULT_HASH_MIB), 1, Engine::MAX_HASH_MIB, "",
@@ -148,6 +156,11 @@ void UciLoop::register_options() {
                       show_wdl_ = v == "true";
                       return std::nullopt;
                   }});
+}
+
+// Syzygy tablebases.
+void UciLoop::register_tablebase_options() {
+    using T = UciOption::Type;
     // Syzygy tablebases: the folders, separated as the system separates paths (':' on Linux,
     // ';' on Windows); empty or <empty>: none. The answer names what was found.
     options_.add({"SyzygyPath", T::STRING, "<empty>", 0, 0, "",
@@ -181,6 +194,11 @@ void UciLoop::register_options() {
                       engine_.set_tb_probe_limit(std::stoi(v));
                       return std::nullopt;
                   }});
+}
+
+// Play at a chosen strength.
+void UciLoop::register_strength_options() {
+    using T = UciOption::Type;
     // Play at a chosen strength (search/strength.hpp); UCI_Elo outside its range is refused.
     options_.add({"UCI_LimitStrength", T::CHECK, "false", 0, 0, "",
                   [this](const std::string& v) -> std::optional<std::string> {
@@ -201,6 +219,11 @@ void UciLoop::register_options() {
                       engine_.set_strength_seed(std::stoull(v));
                       return std::nullopt;
                   }});
+}
+
+// The evaluation's weights, and (in the spsa build) the search constants.
+void UciLoop::register_eval_options() {
+    using T = UciOption::Type;
     // A calibration's trial row of the strength table is no option a GUI shows: it comes from
     // the command line (horizon --strength-override ROW) through the Engine.
     // A weights file in engine.json's schema; the default (or an empty value) is the built-in

@@ -44,7 +44,11 @@ private:
     void cmd_go(const std::vector<std::string>& args);
     void cmd_perft(const std::vector<std::string>& args);
     void cmd_bench(const std::vector<std::string>& args);
-    void register_options();
+    void register_options(); // all of them, in the order `uci` lists them:
+    void register_search_options();
+    void register_tablebase_options();
+    void register_strength_options();
+    void register_eval_options();
 
     std::istream& in_;
     SyncWriter out_;
