@@ -1126,6 +1126,25 @@ TEST_CASE("epd: records, operands and clocks", "[notation][epd]") {
     CHECK(error.find("bm 'Rd9'") == 0);
 }
 
+TEST_CASE("epd: a string operand written is read back as written", "[notation][epd]") {
+    const std::string texts[] = {"plain", "Smith, J.", "a \"quoted\" name; with \\ and ;", ""};
+    for (const std::string& text : texts) {
+        INFO(text);
+        const std::string quoted = epd_string_operand(text);
+        CHECK(quoted.front() == '"');
+        CHECK(quoted.back() == '"');
+        std::string error;
+        const auto line =
+            split_epd("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - id " + quoted + "; c0 after;", error);
+        REQUIRE(line.has_value());
+        const EpdOperation* id = line->find("id");
+        REQUIRE(id != nullptr);
+        REQUIRE(id->operands.size() == 1);
+        CHECK(id->operands[0] == text);
+        CHECK(line->find("c0") != nullptr);
+    }
+}
+
 TEST_CASE("parse_perft_epd_line", "[notation][epd][perft]") {
     std::string error;
     auto e = parse_perft_epd_line(

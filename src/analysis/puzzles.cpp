@@ -8,22 +8,13 @@
 #include <sstream>
 
 #include "movegen/movegen.hpp"
+#include "notation/epd.hpp"
 #include "notation/san.hpp"
 #include "notation/uci_move.hpp"
 
 namespace horizon {
 
 namespace {
-
-// An EPD string operand: in double quotes, " and \ escaped.
-std::string quoted(std::string_view text) {
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + '"';
-}
 
 std::vector<std::string> fen_fields(const Position& pos) {
     std::istringstream in(pos.fen());
@@ -149,16 +140,16 @@ std::string puzzle_epd(const Puzzle& p) {
     const std::vector<std::string> f = fen_fields(p.pos);
     std::string out = f[0] + " " + f[1] + " " + f[2] + " " + f[3];
     out += " bm " + move_to_san(p.pos, p.best) + ";";
-    out += " id " + quoted(puzzle_id(p)) + ";";
+    out += " id " + epd_string_operand(puzzle_id(p)) + ";";
     out += " pv " + moves_to_san(p.pos, p.solution, false) + ";";
-    out += " c0 " + quoted(p.theme) + ";";
-    out += " c1 " + quoted(p.player) + ";";
+    out += " c0 " + epd_string_operand(p.theme) + ";";
+    out += " c1 " + epd_string_operand(p.player) + ";";
     char margin[96];
     std::snprintf(margin, sizeof margin, "margin %d cp at depth %d",
                   puzzle_cp(p.best_score) - puzzle_cp(p.second_score), p.depth);
-    out += " c2 " + quoted(margin) + ";";
-    out += " c3 " + quoted("played " + move_to_san(p.pos, p.played)) + ";";
-    out += " c4 " + quoted("uci " + move_to_uci(p.pos, p.best)) + ";";
+    out += " c2 " + epd_string_operand(margin) + ";";
+    out += " c3 " + epd_string_operand("played " + move_to_san(p.pos, p.played)) + ";";
+    out += " c4 " + epd_string_operand("uci " + move_to_uci(p.pos, p.best)) + ";";
     out += " hmvc " + f[4] + "; fmvn " + f[5] + ";";
     return out;
 }

@@ -306,4 +306,13 @@ std::optional<std::vector<EpdPerftEntry>> read_perft_suite(const std::string& pa
         });
 }
 
+std::string epd_string_operand(std::string_view text) {
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + '"';
+}
+
 } // namespace horizon

@@ -57,6 +57,10 @@ struct EpdRecord : EpdOperations {
     Position pos;
 };
 
+// A string operand as an EPD line writes it: in double quotes, `"` and `\` escaped (what
+// split_epd reads back as `text`).
+std::string epd_string_operand(std::string_view text);
+
 // Reads one EPD line without setting up its position. On failure returns nullopt and sets
 // `error` to what was wrong ("operation 'bm' has a string that is never closed", ...).
 std::optional<EpdLine> split_epd(std::string_view line, std::string& error);
