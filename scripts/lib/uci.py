@@ -198,10 +198,11 @@ class Engine:
             self.proc.wait()
 
 
-def open_engine(command, options=(), name=None):
+def open_engine(command, options=(), name=None, stderr=subprocess.DEVNULL):
     """An engine started from `command` (a string split at blanks), past `uci`, with each
-    "NAME=VALUE" of `options` set and `isready` answered; its standard error is dropped."""
-    engine = Engine(command.split(), name=name, stderr=subprocess.DEVNULL)
+    "NAME=VALUE" of `options` set and `isready` answered; its standard error goes to `stderr`
+    (dropped unless told)."""
+    engine = Engine(command.split(), name=name, stderr=stderr)
     engine.uci(timeout=60)
     for name_value in options:
         option, _, value = name_value.partition("=")

@@ -50,12 +50,17 @@ SF_FINAL = re.compile(r"^Final evaluation\s+([-+]?\d+\.\d+)")
 
 # ---- the two engines' static evaluations ---------------------------------------------------
 
-def horizon_eval(eng, fen):
-    """(cp White's view, attack bonus of White, of Black) from Horizon's trace."""
+def eval_trace(eng, fen, last):
+    """The lines of the engine's `eval` trace of `fen`, up to the one that starts with `last`."""
     eng.position(fen)
     eng.send("eval")
+    return eng.read_until(lambda line: line.startswith(last), timeout=60)
+
+
+def horizon_eval(eng, fen):
+    """(cp White's view, attack bonus of White, of Black) from Horizon's trace."""
     danger = (0, 0)
-    for line in eng.read_until(lambda line: line.startswith("Final evaluation:"), timeout=60):
+    for line in eval_trace(eng, fen, "Final evaluation:"):
         if line.startswith("king_danger "):
             cols = [c.split() for c in line.split("|")[1:]]
             danger = (int(cols[0][0]), int(cols[1][0]))
@@ -66,10 +71,8 @@ def horizon_eval(eng, fen):
 
 def stockfish_eval(eng, fen):
     """(cp White's view, king safety mg of White, of Black) from Stockfish's trace, or None."""
-    eng.position(fen)
-    eng.send("eval")
     safety = (0.0, 0.0)
-    for line in eng.read_until(lambda line: line.startswith("Final evaluation"), timeout=60):
+    for line in eval_trace(eng, fen, "Final evaluation"):
         if line.startswith("|King safety"):
             cols = [c.split() for c in line.split("|")[2:4]]
             safety = (float(cols[0][0]) * 100, float(cols[1][0]) * 100)

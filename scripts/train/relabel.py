@@ -46,12 +46,7 @@ DEFAULT_OPTIONS = ["Threads=1", "Hash=16", "Use NNUE=false"]
 class Engine:
     def __init__(self, cmd, options, nodes):
         self.nodes = nodes
-        self.engine = uci.Engine(cmd.split())
-        self.engine.uci()
-        for opt in options:
-            name, _, value = opt.partition("=")
-            self.engine.setoption(name, value)
-        self.engine.isready()
+        self.engine = uci.open_engine(cmd, options, stderr=None)
 
     def score(self, fen):
         """The side to move's score in centipawns, or None for a mate."""
