@@ -103,8 +103,9 @@ public:
     bool limit_strength() const { return limit_strength_; }
     void set_elo(int elo) { elo_ = std::clamp(elo, STRENGTH_ELO_MIN, STRENGTH_ELO_MAX); }
     int elo() const { return elo_; }
-    // A level to play instead of the table's for UCI_Elo (StrengthOverride; nullopt: the
-    // table's). For calibration: scripts/match/calibrate_elo.sh -R tries a row without a rebuild.
+    // A level to play instead of the table's for UCI_Elo (horizon --strength-override ROW;
+    // nullopt: the table's). For calibration: scripts/match/calibrate_elo.sh -R tries a row
+    // without a rebuild.
     void set_strength_override(const std::optional<StrengthLevel>& level) {
         strength_override_ = level;
     }

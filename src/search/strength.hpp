@@ -8,8 +8,8 @@
 // searched against the best move with GUARD_NODES each, and a move that loses more than
 // GUARD_MARGIN against it (about a queen's worth, which a shallow search can miss) is not
 // played: weak levels drop pawns and pieces, but not the queen. The table behind strength_level()
-// is fitted from matches against Stockfish at the same UCI_Elo (scripts/match/calibrate_elo.sh; the
-// README has the figures).
+// is fitted from matches against Stockfish at the same UCI_Elo (scripts/match/calibrate_elo.sh;
+// docs/measuring.md has the figures).
 #pragma once
 
 #include <cstdint>
@@ -41,9 +41,9 @@ std::span<const StrengthLevel> strength_table();
 // node budget is interpolated geometrically, the margins linearly.
 StrengthLevel strength_level(int elo);
 
-// A level written out as "NODES LINES TEMPERATURE MAX_LOSS" (spaces or commas between): the
-// StrengthOverride option, which plays that level instead of the table's so that a calibration
-// can try a row without a rebuild (scripts/match/calibrate_elo.sh -R). On success fills `out` (its
+// A level written out as "NODES LINES TEMPERATURE MAX_LOSS" (spaces or commas between): the row
+// of `horizon --strength-override ROW`, played instead of the table's so that a calibration can
+// try a row without a rebuild (scripts/match/calibrate_elo.sh -R). On success fills `out` (its
 // elo left as it was) and returns nullopt, else says what was wrong. Bounds: 1..
 // STRENGTH_MAX_NODES nodes, 1..STRENGTH_MAX_LINES lines, 0..STRENGTH_MAX_MARGIN for each margin.
 inline constexpr long long STRENGTH_MAX_NODES = 1000000000;
