@@ -1017,8 +1017,9 @@ bool attacked_by(const Position& pos, Square s, Color by) {
 }
 
 // Checks that an explanation says only what its lines show, read back from its words alone:
-// every run of numbered moves is legal from the position before the move, after it, or after
-// a null move there (a threat); every "the knight on g5 (3... Qxg5)" names the piece that
+// every run of numbered moves is legal from the position before the move, after it, after
+// a null move there (a threat), or after a null move at the end of a line read before it (the
+// threat a reply creates); every "the knight on g5 (3... Qxg5)" names the piece that
 // move takes; every "the queen on g6 is trapped" names a piece of the mover there, attacked,
 // whose every move lands on an attacked square; every "mate in N: LINE" is a line of 2N - 1
 // moves that ends in checkmate. Returns how many claims of each sort it checked.
@@ -1063,8 +1064,19 @@ TruthCount check_truth(const Position& before, Move played, const std::string& t
         std::size_t best_moves = 0, best_end = i;
         Position best_pos;
         std::vector<std::pair<std::string, PieceType>> best_taken;
-        for (const Position* start :
-             std::initializer_list<const Position*>{&before, &after, &passed}) {
+        // A line may also start after a null move at the end of a line read before it (the
+        // threat a reply creates: "It allows 24. Rb1, which threatens 25. Rxb2").
+        std::vector<const Position*> starts{&before, &after, &passed};
+        std::vector<Position> passed_after_runs;
+        passed_after_runs.reserve(run_end.size());
+        for (const auto& [end_word, end_pos] : run_end) {
+            if (end_pos.in_check()) continue;
+            passed_after_runs.push_back(end_pos);
+            passed_after_runs.back().make_null_move();
+        }
+        for (const Position& p : passed_after_runs)
+            starts.push_back(&p);
+        for (const Position* start : starts) {
             if (number_text(*start) != number) continue;
             Position pos = *start;
             std::vector<std::pair<std::string, PieceType>> run_taken;
@@ -1279,6 +1291,35 @@ TEST_CASE("explain: a queen trapped", "[analyze][explain]") {
     CHECK(contains(qxg4.text, "the queen on g6 is trapped"));
     CHECK(contains(qxg4.text, "White takes the queen on g6"));
     CHECK(truth.trapped == 1);
+}
+
+TEST_CASE("explain: the threat a quiet reply creates", "[analyze][explain]") {
+    // At few nodes the search does not see the queen trapped, but the reply 27. Bh3 attacks
+    // it: with a second move in a row White would take it.
+    const Explained e = explained_game(EXPLAIN_GAMES, 3, node_limit(TEST_NODES));
+    TruthCount truth;
+    const Explanation& qxg4 = explanation_of(e, "26... Qxg4", &truth);
+    CHECK(qxg4.names_threat);
+    CHECK(contains(qxg4.text, "It allows 27. Bh3, which threatens 28. Bxg4"));
+    CHECK(contains(qxg4.text, "(found by letting White move twice)"));
+    CHECK(contains(qxg4.text, "White takes the queen on g4 (28. Bxg4)"));
+    // The reply and the threat are lines read from the board; the capture is the threat's.
+    CHECK(truth.lines >= 2);
+    CHECK(truth.captures >= 1);
+    // The reply is the refutation's first move, quiet, and the threat is found after it.
+    const std::size_t i = ply_of(e.game, "26... Qxg4");
+    Position after = position_before(e.game, i);
+    after.make_move(e.analysis.moves[i].played);
+    const Move reply = threatening_reply(after, e.analysis.positions[i + 1].pv);
+    REQUIRE(reply);
+    CHECK(moves_to_san(after, {&reply, 1}) == "27. Bh3");
+    // A capture or a check is no threatening reply: the material or the check tells.
+    const Position trap =
+        position_from("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQ1RK1 w - - 0 1");
+    CHECK_FALSE(threatening_reply(trap, {parse_san(trap, "Bxf7+").move}));
+    CHECK_FALSE(threatening_reply(trap, {parse_san(trap, "Nxe5").move}));
+    CHECK(threatening_reply(trap, {parse_san(trap, "Bg5").move}) == parse_san(trap, "Bg5").move);
+    CHECK_FALSE(threatening_reply(trap, {}));
 }
 
 TEST_CASE("explain: a bishop trapped without a capture in the line", "[analyze][explain]") {

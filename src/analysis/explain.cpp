@@ -19,6 +19,7 @@ constexpr const char* GROUP_NAMES[EVAL_GROUP_COUNT] = {
 constexpr const char* KIND_NAMES[] = {"none", "mate", "table", "material", "threat", "groups"};
 constexpr std::size_t MAX_EXCHANGE_PLIES = 4; // walked past max_plies while moves capture
 constexpr int GROUPS_NAMED = 3;
+constexpr std::size_t THREAT_PLIES = 4; // a created threat's line, before an exchange ends
 
 const char* side_name(Color c) { return c == WHITE ? "White" : "Black"; }
 
@@ -340,7 +341,17 @@ std::vector<Move> threat_line(Engine& engine, const Position& pos, const SearchL
     return line;
 }
 
-Explanation explain_move(const MoveContext& ctx, const std::vector<Move>& threat,
+Move threatening_reply(const Position& after, const std::vector<Move>& refutation) {
+    if (refutation.empty() || after.in_check()) return Move::none();
+    const Move reply = refutation[0];
+    if (!reply.is_ok() || !after.is_legal(reply) || reply.type() == EN_PASSANT ||
+        reply.type() == PROMOTION || after.gives_check(reply))
+        return Move::none();
+    if (reply.type() != CASTLING && after.piece_on(reply.to()) != NO_PIECE) return Move::none();
+    return reply;
+}
+
+Explanation explain_move(const MoveContext& ctx, const MoveThreats& threats,
                          const EvalParams& params, const ExplainOptions& options) {
     Explanation ex;
     const Position& before = *ctx.before;
@@ -421,10 +432,10 @@ Explanation explain_move(const MoveContext& ctx, const std::vector<Move>& threat
 
     // The threat: what the opponent would win with two moves in a row, when the line played
     // gives up at least as much.
-    if (!threat.empty() && loses_material) {
+    if (!threats.ignored.empty() && loses_material) {
         Position passed = before;
         passed.make_null_move();
-        const LineMaterial t = line_material(passed, threat, options.line_plies);
+        const LineMaterial t = line_material(passed, threats.ignored, options.line_plies);
         if (t.gain(them) >= options.material_min_cp && played.gain(them) >= t.gain(them)) {
             std::string taken = side_name(them) + std::string(" takes ") + captures_text(t, them);
             if (t.won[us])
@@ -433,6 +444,30 @@ Explanation explain_move(const MoveContext& ctx, const std::vector<Move>& threat
                 std::string("It ignores the threat ") + moves_to_san(passed, t.moves) +
                 " (found by letting " + side_name(them) + " move twice), a net gain of " +
                 worth_text(t.gain(them)) + " for " + side_name(them) + ": " + taken + ".");
+            ex.names_threat = true;
+        }
+    }
+
+    // The threat the reply creates, when nothing above (a mate, material lost, a piece
+    // trapped) already tells: what the opponent would win with a second move in a row after
+    // the reply, over a short line.
+    const Move reply = threatening_reply(after, refutation);
+    if (!threats.created.empty() && reply && !loses_material && ex.kind != ExplanationKind::MATE &&
+        ex.kind != ExplanationKind::MATERIAL) {
+        Position passed = after;
+        passed.make_move(reply);
+        passed.make_null_move();
+        const LineMaterial t =
+            line_material(passed, threats.created, std::min(options.line_plies, THREAT_PLIES));
+        if (t.gain(them) >= options.material_min_cp) {
+            std::string taken = side_name(them) + std::string(" takes ") + captures_text(t, them);
+            if (t.won[us])
+                taken += std::string("; ") + side_name(us) + " takes " + captures_text(t, us);
+            sentences.push_back("It allows " + numbered_san(after, reply) + ", which threatens " +
+                                moves_to_san(passed, t.moves) + " (found by letting " +
+                                side_name(them) + " move twice), a net gain of " +
+                                worth_text(t.gain(them)) + " for " + side_name(them) + ": " +
+                                taken + ".");
             ex.names_threat = true;
         }
     }
@@ -512,22 +547,35 @@ Explanation explain_move(const MoveContext& ctx, const std::vector<Move>& threat
 }
 
 std::vector<Explanation> explain_game(Engine& engine, const PgnGame& game, GameAnalysis& analysis,
-                                      const SearchLimits& limits, ExplainMode mode,
-                                      double& seconds) {
+                                      const SearchLimits& limits, ExplainMode mode, double& seconds,
+                                      const ExplainProgress& progress) {
     const auto start = std::chrono::steady_clock::now();
     std::vector<Explanation> out(analysis.moves.size());
     analysis.explanations.assign(analysis.moves.size(), std::string());
     if (mode == ExplainMode::OFF) return out;
     const Judgement least = mode == ExplainMode::ALL ? Judgement::INACCURACY : Judgement::MISTAKE;
+    const auto selected = [&](const MoveJudgement& mj) { return int(mj.judgement) >= int(least); };
+    const std::size_t total =
+        std::size_t(std::count_if(analysis.moves.begin(), analysis.moves.end(), selected));
+    std::size_t done = 0;
+    const SearchLimits threat_search = threat_limits(limits);
     Position pos = game.start;
     for (std::size_t i = 0; i < analysis.moves.size(); ++i) {
         const MoveJudgement& mj = analysis.moves[i];
-        if (int(mj.judgement) >= int(least)) {
-            const std::vector<Move> threat = threat_line(engine, pos, threat_limits(limits));
+        if (selected(mj)) {
+            MoveThreats threats;
+            threats.ignored = threat_line(engine, pos, threat_search);
+            Position after = pos;
+            after.make_move(mj.played);
+            if (const Move reply = threatening_reply(after, analysis.positions[i + 1].pv)) {
+                after.make_move(reply);
+                threats.created = threat_line(engine, after, threat_search);
+            }
             const MoveContext ctx{&pos, mj.played, &analysis.positions[i],
                                   &analysis.positions[i + 1], &mj};
-            out[i] = explain_move(ctx, threat, engine.weights().params);
+            out[i] = explain_move(ctx, threats, engine.weights().params);
             analysis.explanations[i] = out[i].text;
+            if (progress) progress(++done, total);
         }
         pos.make_move(mj.played);
     }

@@ -7,11 +7,14 @@
 //     move), a piece it traps;
 //   - the threat the move ignored: the opponent allowed to move twice (a null move in the
 //     position before the move), what that line wins, when the refutation wins as much;
+//   - the threat the move lets the opponent create: the refutation's first move, when it is
+//     quiet, and what the opponent would win with a second move in a row after it;
 //   - otherwise the evaluation groups (king safety, pawn structure, ...) that differ most
 //     between the end of the line played and the end of the better line, with their sizes.
 #pragma once
 
 #include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -129,19 +132,33 @@ std::vector<Move> threat_line(Engine& engine, const Position& pos, const SearchL
 // quarter of the nodes or of the time); a threat worth naming is a short tactic.
 SearchLimits threat_limits(const SearchLimits& analysis);
 
-// The explanation of one move from its context and the threat line found before it (may be
-// empty). Pure: no search.
-Explanation explain_move(const MoveContext& ctx, const std::vector<Move>& threat,
+// The threats of one move (either line may be empty): `ignored`, the opponent's line after a
+// null move in the position before the move; `created`, the opponent's line after the
+// refutation's first move (a quiet move) and a null move.
+struct MoveThreats {
+    std::vector<Move> ignored;
+    std::vector<Move> created;
+};
+
+// The refutation's first move when it is quiet and gives no check: the move whose threat
+// MoveThreats::created holds (Move::none() when there is none to look for).
+Move threatening_reply(const Position& after, const std::vector<Move>& refutation);
+
+// The explanation of one move from its context and its threats. Pure: no search.
+Explanation explain_move(const MoveContext& ctx, const MoveThreats& threats,
                          const EvalParams& params, const ExplainOptions& options = {});
 
 // Which moves get an explanation.
 enum class ExplainMode { OFF, MISTAKES, ALL }; // ALL: inaccuracies (?!) too
 
-// Explains the moves of an analysed game that `mode` selects (a threat search for each, with
-// threat_limits(limits)): one explanation per move, empty for the others. Writes the texts into
-// `analysis.explanations` for annotate_game; adds the time taken to `seconds`.
+// Called as moves are explained: `done` of `total` moves to explain in this game.
+using ExplainProgress = std::function<void(std::size_t done, std::size_t total)>;
+
+// Explains the moves of an analysed game that `mode` selects (one or two threat searches for
+// each, with threat_limits(limits)): one explanation per move, empty for the others. Writes the
+// texts into `analysis.explanations` for annotate_game; adds the time taken to `seconds`.
 std::vector<Explanation> explain_game(Engine& engine, const PgnGame& game, GameAnalysis& analysis,
-                                      const SearchLimits& limits, ExplainMode mode,
-                                      double& seconds);
+                                      const SearchLimits& limits, ExplainMode mode, double& seconds,
+                                      const ExplainProgress& progress = {});
 
 } // namespace horizon
