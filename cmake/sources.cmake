@@ -10,7 +10,9 @@ set(HORIZON_CORE_SOURCES
     # movegen
     src/movegen/movegen.cpp src/movegen/perft.cpp src/movegen/random_position.cpp
     # notation
-    src/notation/epd.cpp src/notation/pgn.cpp src/notation/san.cpp src/notation/uci_move.cpp
+    src/notation/epd.cpp src/notation/pgn.cpp src/notation/pgn_lexer.cpp
+    src/notation/pgn_reader.cpp src/notation/pgn_writer.cpp src/notation/san.cpp
+    src/notation/uci_move.cpp
     # eval
     src/eval/engine_file.cpp src/eval/evaluate.cpp src/eval/params.cpp src/eval/tablebases.cpp
     src/eval/wdl.cpp

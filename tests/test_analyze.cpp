@@ -27,7 +27,8 @@
 #include "eval/wdl.hpp"
 #include "movegen/movegen.hpp"
 #include "notation/epd.hpp"
-#include "notation/pgn.hpp"
+#include "notation/pgn_reader.hpp"
+#include "notation/pgn_writer.hpp"
 #include "notation/san.hpp"
 #include "notation/uci_move.hpp"
 

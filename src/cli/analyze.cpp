@@ -21,7 +21,8 @@
 #include "cli/search_flags.hpp"
 #include "engine/config.hpp"
 #include "notation/epd.hpp"
-#include "notation/pgn.hpp"
+#include "notation/pgn_reader.hpp"
+#include "notation/pgn_writer.hpp"
 
 namespace horizon {
 

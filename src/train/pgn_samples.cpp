@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "core/position.hpp"
-#include "notation/pgn.hpp"
+#include "notation/pgn_reader.hpp"
 #include "train/data_line.hpp"
 #include "train/datagen.hpp"
 
