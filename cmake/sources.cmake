@@ -28,7 +28,8 @@ set(HORIZON_CORE_SOURCES
     src/train/tuned_config.cpp src/train/wdl_fit.cpp
     # analysis
     src/analysis/best_lines.cpp src/analysis/epd_runner.cpp src/analysis/explain.cpp
-    src/analysis/game_analysis.cpp src/analysis/puzzles.cpp src/analysis/svg_plot.cpp
+    src/analysis/game_analysis.cpp src/analysis/pgn_analysis.cpp src/analysis/puzzles.cpp
+    src/analysis/svg_plot.cpp
     # uci
     src/uci/options.cpp src/uci/uci.cpp
     # cli

@@ -17,6 +17,7 @@
 #include "analysis/epd_runner.hpp"
 #include "analysis/explain.hpp"
 #include "analysis/game_analysis.hpp"
+#include "analysis/pgn_analysis.hpp"
 #include "analysis/puzzles.hpp"
 #include "analysis/svg_plot.hpp"
 #include "cli/analyze.hpp"
