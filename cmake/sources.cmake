@@ -36,7 +36,7 @@ set(HORIZON_CORE_SOURCES
     src/cli/analyze.cpp src/cli/bench.cpp src/cli/command_line.cpp src/cli/datagen.cpp
     src/cli/epd.cpp src/cli/eval.cpp src/cli/perft.cpp src/cli/pgn.cpp src/cli/progress.cpp
     src/cli/search_flags.cpp src/cli/subcommands.cpp src/cli/tbprobe.cpp src/cli/tune.cpp
-    src/cli/uci_bench.cpp src/cli/uci_client.cpp)
+    src/cli/tune_printer.cpp src/cli/uci_bench.cpp src/cli/uci_client.cpp)
 set(HORIZON_TEST_SOURCES
     tests/main.cpp tests/test_analyze.cpp tests/test_attacks.cpp tests/test_cli.cpp
     tests/test_cpu_check.cpp tests/test_data_line.cpp tests/test_datagen.cpp
