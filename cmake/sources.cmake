@@ -24,8 +24,8 @@ set(HORIZON_CORE_SOURCES
     src/engine/bench.cpp src/engine/config.cpp src/engine/engine.cpp
     # train
     src/train/data_line.cpp src/train/datagen.cpp src/train/dataset.cpp src/train/gradient.cpp
-    src/train/optimiser.cpp src/train/pgn_samples.cpp src/train/pool.cpp src/train/tune.cpp
-    src/train/tuned_config.cpp src/train/wdl_fit.cpp
+    src/train/opening_book.cpp src/train/optimiser.cpp src/train/pgn_samples.cpp
+    src/train/pool.cpp src/train/tune.cpp src/train/tuned_config.cpp src/train/wdl_fit.cpp
     # analysis
     src/analysis/best_lines.cpp src/analysis/epd_runner.cpp src/analysis/explain.cpp
     src/analysis/game_analysis.cpp src/analysis/pgn_analysis.cpp src/analysis/puzzles.cpp

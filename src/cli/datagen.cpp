@@ -21,6 +21,7 @@
 #include "cli/progress.hpp"
 #include "platform/system.hpp"
 #include "train/data_line.hpp"
+#include "train/opening_book.hpp"
 #include "train/pgn_samples.hpp"
 
 namespace horizon {
@@ -112,7 +113,7 @@ int pgn_samples_main(const std::vector<std::string>& inputs, const std::string& 
     return 0;
 }
 
-// datagen --openings: the book, written once all of it is found (nothing is left half made).
+// datagen --openings: the book (train/opening_book), with a progress line on stderr.
 int openings_main(const DatagenOptions& o, std::uint64_t count) {
     try {
         Progress progress = stderr_progress("datagen: openings");
@@ -120,19 +121,14 @@ int openings_main(const DatagenOptions& o, std::uint64_t count) {
         const auto seconds = [&] {
             return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         };
-        const auto book = balanced_openings(o, count, [&](std::uint64_t found) {
+        const std::size_t written = write_opening_book(o, count, [&](std::uint64_t found) {
             progress.update(found, count, seconds(),
                             Progress::eta(double(found), double(count - found), seconds()), "");
         });
         progress.finish();
-        std::ofstream out(o.out, std::ios::binary);
-        for (const auto& fen : book)
-            out << fen << "\n";
-        out.flush();
-        if (!out) throw std::runtime_error("cannot write " + o.out);
-        std::cerr << "datagen: " << book.size() << " openings (seed " << o.seed
-                  << ", balance-nodes " << o.balance_nodes << ", max-imbalance " << o.max_imbalance
-                  << ") written to " << o.out << " in " << std::uint64_t(seconds() + 0.5) << " s\n";
+        std::cerr << "datagen: " << written << " openings (seed " << o.seed << ", balance-nodes "
+                  << o.balance_nodes << ", max-imbalance " << o.max_imbalance << ") written to "
+                  << o.out << " in " << std::uint64_t(seconds() + 0.5) << " s\n";
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "horizon datagen: " << e.what() << "\n";
