@@ -3,14 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -20,7 +17,6 @@
 #include "cli/command_line.hpp"
 #include "cli/progress.hpp"
 #include "platform/system.hpp"
-#include "train/data_line.hpp"
 #include "train/opening_book.hpp"
 #include "train/pgn_samples.hpp"
 
@@ -64,33 +60,10 @@ void show(Progress& progress, const DatagenOptions& o, const DatagenProgress& p)
         progress.update(p.file_games, o.games, p.elapsed, eta, detail.str());
 }
 
-// datagen --from-pgn: every file's positions into `out`, which must not exist yet; written to
-// a temporary file beside it and renamed when every input was read.
+// datagen --from-pgn (train/pgn_samples), a line on stderr for each file and one for all.
 int pgn_samples_main(const std::vector<std::string>& inputs, const std::string& out, int skip_plies,
                      bool distinct_games) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (fs::exists(out, ec))
-        throw std::invalid_argument(out + " exists; --from-pgn writes a new file");
-    const std::string temporary = out + ".part";
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file) throw std::invalid_argument("cannot write " + temporary);
-    file << comment_line("horizon datagen --from-pgn, skip-plies " + std::to_string(skip_plies) +
-                         (distinct_games ? ", distinct games" : ""))
-         << "\n";
-    std::set<std::string> seen;
-    PgnSampleOptions options;
-    options.skip_plies = skip_plies;
-    if (distinct_games) options.distinct = &seen;
-    PgnSampleSummary total;
-    for (const std::string& path : inputs) {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) {
-            file.close();
-            fs::remove(temporary, ec);
-            throw std::invalid_argument("cannot read " + path);
-        }
-        const PgnSampleSummary s = pgn_samples(in, file, options, total.used);
+    const auto on_file = [](const std::string& path, const PgnSampleSummary& s) {
         std::cerr << "datagen: " << path << ": " << s.games << " games, " << s.used << " used, "
                   << s.positions << " positions";
         if (s.unreadable || s.unfinished || s.abnormal || s.repeats)
@@ -98,16 +71,9 @@ int pgn_samples_main(const std::vector<std::string>& inputs, const std::string& 
                       << " without a result, " << s.abnormal << " ended abnormally, " << s.repeats
                       << " copies of a game before";
         std::cerr << "\n";
-        total.games += s.games;
-        total.used += s.used;
-        total.positions += s.positions;
-    }
-    file.close();
-    if (!file) {
-        fs::remove(temporary, ec);
-        throw std::runtime_error("cannot write " + temporary);
-    }
-    fs::rename(temporary, out);
+    };
+    const PgnSampleSummary total =
+        write_pgn_samples(inputs, out, skip_plies, distinct_games, on_file);
     std::cerr << "datagen: " << total.used << " of " << total.games << " games, " << total.positions
               << " positions written to " << out << "\n";
     return 0;
