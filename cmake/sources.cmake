@@ -10,7 +10,9 @@ set(HORIZON_CORE_SOURCES
     # movegen
     src/movegen/movegen.cpp src/movegen/perft.cpp src/movegen/random_position.cpp
     # notation
-    src/notation/epd.cpp src/notation/pgn.cpp src/notation/san.cpp src/notation/uci_move.cpp
+    src/notation/epd.cpp src/notation/pgn.cpp src/notation/pgn_lexer.cpp
+    src/notation/pgn_reader.cpp src/notation/pgn_writer.cpp src/notation/san.cpp
+    src/notation/uci_move.cpp
     # eval
     src/eval/engine_file.cpp src/eval/evaluate.cpp src/eval/params.cpp src/eval/tablebases.cpp
     src/eval/wdl.cpp
@@ -22,18 +24,19 @@ set(HORIZON_CORE_SOURCES
     src/engine/bench.cpp src/engine/config.cpp src/engine/engine.cpp
     # train
     src/train/data_line.cpp src/train/datagen.cpp src/train/dataset.cpp src/train/gradient.cpp
-    src/train/optimiser.cpp src/train/pgn_samples.cpp src/train/pool.cpp src/train/tune.cpp
-    src/train/tuned_config.cpp src/train/wdl_fit.cpp
+    src/train/opening_book.cpp src/train/optimiser.cpp src/train/pgn_samples.cpp
+    src/train/pool.cpp src/train/tune.cpp src/train/tuned_config.cpp src/train/wdl_fit.cpp
     # analysis
     src/analysis/best_lines.cpp src/analysis/epd_runner.cpp src/analysis/explain.cpp
-    src/analysis/game_analysis.cpp src/analysis/puzzles.cpp src/analysis/svg_plot.cpp
+    src/analysis/game_analysis.cpp src/analysis/pgn_analysis.cpp src/analysis/puzzles.cpp
+    src/analysis/svg_plot.cpp
     # uci
     src/uci/options.cpp src/uci/uci.cpp
     # cli
     src/cli/analyze.cpp src/cli/bench.cpp src/cli/command_line.cpp src/cli/datagen.cpp
     src/cli/epd.cpp src/cli/eval.cpp src/cli/perft.cpp src/cli/pgn.cpp src/cli/progress.cpp
     src/cli/search_flags.cpp src/cli/subcommands.cpp src/cli/tbprobe.cpp src/cli/tune.cpp
-    src/cli/uci_bench.cpp src/cli/uci_client.cpp)
+    src/cli/tune_printer.cpp src/cli/uci_bench.cpp src/cli/uci_client.cpp)
 set(HORIZON_TEST_SOURCES
     tests/main.cpp tests/test_analyze.cpp tests/test_attacks.cpp tests/test_cli.cpp
     tests/test_cpu_check.cpp tests/test_data_line.cpp tests/test_datagen.cpp

@@ -8,7 +8,8 @@
 #include <string>
 
 #include "fuzz_support.hpp"
-#include "notation/pgn.hpp"
+#include "notation/pgn_reader.hpp"
+#include "notation/pgn_writer.hpp"
 
 using namespace horizon;
 

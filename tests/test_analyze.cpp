@@ -17,6 +17,7 @@
 #include "analysis/epd_runner.hpp"
 #include "analysis/explain.hpp"
 #include "analysis/game_analysis.hpp"
+#include "analysis/pgn_analysis.hpp"
 #include "analysis/puzzles.hpp"
 #include "analysis/svg_plot.hpp"
 #include "cli/analyze.hpp"
@@ -27,7 +28,8 @@
 #include "eval/wdl.hpp"
 #include "movegen/movegen.hpp"
 #include "notation/epd.hpp"
-#include "notation/pgn.hpp"
+#include "notation/pgn_reader.hpp"
+#include "notation/pgn_writer.hpp"
 #include "notation/san.hpp"
 #include "notation/uci_move.hpp"
 

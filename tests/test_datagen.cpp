@@ -19,6 +19,7 @@
 #include "engine/engine.hpp"
 #include "support.hpp"
 #include "train/datagen.hpp"
+#include "train/opening_book.hpp"
 
 using namespace horizon;
 

@@ -12,7 +12,8 @@
 #include "core/position.hpp"
 #include "movegen/movegen.hpp"
 #include "notation/epd.hpp"
-#include "notation/pgn.hpp"
+#include "notation/pgn_reader.hpp"
+#include "notation/pgn_writer.hpp"
 #include "notation/san.hpp"
 #include "notation/uci_move.hpp"
 

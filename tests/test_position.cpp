@@ -14,7 +14,7 @@
 #include "movegen/movegen.hpp"
 #include "movegen/perft.hpp"
 #include "notation/epd.hpp"
-#include "notation/pgn.hpp"
+#include "notation/pgn_reader.hpp"
 #include "notation/uci_move.hpp"
 #include "uci/uci.hpp"
 

@@ -3,14 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -20,7 +17,7 @@
 #include "cli/command_line.hpp"
 #include "cli/progress.hpp"
 #include "platform/system.hpp"
-#include "train/data_line.hpp"
+#include "train/opening_book.hpp"
 #include "train/pgn_samples.hpp"
 
 namespace horizon {
@@ -63,33 +60,10 @@ void show(Progress& progress, const DatagenOptions& o, const DatagenProgress& p)
         progress.update(p.file_games, o.games, p.elapsed, eta, detail.str());
 }
 
-// datagen --from-pgn: every file's positions into `out`, which must not exist yet; written to
-// a temporary file beside it and renamed when every input was read.
+// datagen --from-pgn (train/pgn_samples), a line on stderr for each file and one for all.
 int pgn_samples_main(const std::vector<std::string>& inputs, const std::string& out, int skip_plies,
                      bool distinct_games) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (fs::exists(out, ec))
-        throw std::invalid_argument(out + " exists; --from-pgn writes a new file");
-    const std::string temporary = out + ".part";
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file) throw std::invalid_argument("cannot write " + temporary);
-    file << comment_line("horizon datagen --from-pgn, skip-plies " + std::to_string(skip_plies) +
-                         (distinct_games ? ", distinct games" : ""))
-         << "\n";
-    std::set<std::string> seen;
-    PgnSampleOptions options;
-    options.skip_plies = skip_plies;
-    if (distinct_games) options.distinct = &seen;
-    PgnSampleSummary total;
-    for (const std::string& path : inputs) {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) {
-            file.close();
-            fs::remove(temporary, ec);
-            throw std::invalid_argument("cannot read " + path);
-        }
-        const PgnSampleSummary s = pgn_samples(in, file, options, total.used);
+    const auto on_file = [](const std::string& path, const PgnSampleSummary& s) {
         std::cerr << "datagen: " << path << ": " << s.games << " games, " << s.used << " used, "
                   << s.positions << " positions";
         if (s.unreadable || s.unfinished || s.abnormal || s.repeats)
@@ -97,22 +71,15 @@ int pgn_samples_main(const std::vector<std::string>& inputs, const std::string& 
                       << " without a result, " << s.abnormal << " ended abnormally, " << s.repeats
                       << " copies of a game before";
         std::cerr << "\n";
-        total.games += s.games;
-        total.used += s.used;
-        total.positions += s.positions;
-    }
-    file.close();
-    if (!file) {
-        fs::remove(temporary, ec);
-        throw std::runtime_error("cannot write " + temporary);
-    }
-    fs::rename(temporary, out);
+    };
+    const PgnSampleSummary total =
+        write_pgn_samples(inputs, out, skip_plies, distinct_games, on_file);
     std::cerr << "datagen: " << total.used << " of " << total.games << " games, " << total.positions
               << " positions written to " << out << "\n";
     return 0;
 }
 
-// datagen --openings: the book, written once all of it is found (nothing is left half made).
+// datagen --openings: the book (train/opening_book), with a progress line on stderr.
 int openings_main(const DatagenOptions& o, std::uint64_t count) {
     try {
         Progress progress = stderr_progress("datagen: openings");
@@ -120,19 +87,14 @@ int openings_main(const DatagenOptions& o, std::uint64_t count) {
         const auto seconds = [&] {
             return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         };
-        const auto book = balanced_openings(o, count, [&](std::uint64_t found) {
+        const std::size_t written = write_opening_book(o, count, [&](std::uint64_t found) {
             progress.update(found, count, seconds(),
                             Progress::eta(double(found), double(count - found), seconds()), "");
         });
         progress.finish();
-        std::ofstream out(o.out, std::ios::binary);
-        for (const auto& fen : book)
-            out << fen << "\n";
-        out.flush();
-        if (!out) throw std::runtime_error("cannot write " + o.out);
-        std::cerr << "datagen: " << book.size() << " openings (seed " << o.seed
-                  << ", balance-nodes " << o.balance_nodes << ", max-imbalance " << o.max_imbalance
-                  << ") written to " << o.out << " in " << std::uint64_t(seconds() + 0.5) << " s\n";
+        std::cerr << "datagen: " << written << " openings (seed " << o.seed << ", balance-nodes "
+                  << o.balance_nodes << ", max-imbalance " << o.max_imbalance << ") written to "
+                  << o.out << " in " << std::uint64_t(seconds() + 0.5) << " s\n";
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "horizon datagen: " << e.what() << "\n";

@@ -11,7 +11,8 @@
 #include <cxxopts.hpp>
 
 #include "cli/command_line.hpp"
-#include "notation/pgn.hpp"
+#include "notation/pgn_reader.hpp"
+#include "notation/pgn_writer.hpp"
 
 namespace horizon {
 

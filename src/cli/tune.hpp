@@ -1,4 +1,5 @@
-// `horizon tune`: the command line of train/tune (options, and the report it prints).
+// `horizon tune`: the command line of train/tune (its options; the report it prints is
+// cli/tune_printer).
 #pragma once
 
 #include <iosfwd>

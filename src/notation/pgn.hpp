@@ -1,22 +1,13 @@
 // PGN (Portable Game Notation): games with their tags, moves, comments, NAGs and nested
-// variations. A streaming reader for the import format (what real files hold) and a writer
-// for the export format (what the standard prescribes); the reader reads the writer's
-// output back into the same game.
-//
-//     std::ifstream in(path, std::ios::binary);
-//     PgnReader reader(in, {.comments = false, .variations = false});
-//     PgnGame game;
-//     while (reader.next(game)) {
-//         if (game.error) { std::cerr << game.error->message() << "\n"; continue; }
-//         Position pos = game.start;
-//         for (const PgnMove& m : game.moves.moves) pos.make_move(m.move);
-//     }
+// variations, as the reader fills them in and the writer writes them out. The jobs stand in
+// files of their own: notation/pgn_reader (a streaming reader of the import format, what real
+// files hold), notation/pgn_writer (the export format, what the standard prescribes; the
+// reader reads its output back into the same game) and, below the reader, notation/pgn_lexer.
+// Here: the game itself, and the commands analyses write into comments ("[%eval 0.25]").
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <iosfwd>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -99,61 +90,6 @@ struct PgnGame {
     std::vector<Move> main_line() const;
     Position end_position() const;
 };
-
-struct PgnReadOptions {
-    bool comments = true;   // keep comments (else they are skipped)
-    bool variations = true; // keep variations, their moves checked (else skipped unread)
-};
-
-// Reads games one by one from a stream, holding one game at a time. Reads every game
-// there is, and nothing else makes a game: a game that cannot be read whole (an illegal or
-// unreadable move, a bad tag or FEN, an unknown variant) comes back with `error` set and the
-// reader goes on with the next game. Comments ({...} and ; to the end of the line) may stand
-// anywhere between tokens: before a game's tags they go to comment_before_tags (with no
-// tags, to the first move's comment_before), and after the last game they belong to no game
-// and are skipped. Accepts a UTF-8 byte order mark, CRLF line ends, "%" escape lines, a
-// missing result, moves in SAN or long algebraic ("Ng1-f3", "g1f3", "e7e8q"; see parse_san),
-// a FEN tag without its move counters (read as Position::set_fen reads it), and Chess960
-// games (Variant "Chess960", "Fischerandom", ... with X-FEN or Shredder-FEN). Move numbers
-// are checked against the position, but only warn (PgnGame::warnings).
-class PgnReader {
-public:
-    explicit PgnReader(std::istream& in, PgnReadOptions options = {});
-    ~PgnReader();
-    PgnReader(const PgnReader&) = delete;
-    PgnReader& operator=(const PgnReader&) = delete;
-
-    // Reads the next game into `game` (replacing what it held; reusing one PgnGame across
-    // calls saves allocations). False when the input has no more games.
-    bool next(PgnGame& game);
-    // Games read so far, those with errors included.
-    std::size_t games_read() const;
-
-private:
-    class Impl;
-    std::unique_ptr<Impl> impl_;
-};
-
-// Every game of a text (for small inputs; a file is better read with a PgnReader).
-std::vector<PgnGame> read_pgn(std::string_view text, PgnReadOptions options = {});
-
-struct PgnWriteOptions {
-    int max_line = 79;      // move text is wrapped into lines of at most this many characters
-    bool comments = true;   // write the comments
-    bool variations = true; // write the variations
-    // NAGs 1-6 as "!", "?", "!!", "??", "!?", "?!" after the move instead of $1-$6.
-    bool nag_suffixes = false;
-};
-
-// Writes the game in export format: comment_before_tags in braces (when comments are
-// written), the seven tag roster first (Event, Site, Date, Round,
-// White, Black, Result; "?" where the game has none), SetUp/FEN and Variant when the start
-// asks for them, the other tags in their order, a blank line, the wrapped move text with
-// comments, NAGs and variations, the result, and a blank line. For games built by hand:
-// a '}' in a comment (PGN has no escape for it) is written as ')', and a line stops before
-// its first move that is not legal where it stands.
-void write_pgn(std::ostream& out, const PgnGame& game, const PgnWriteOptions& options = {});
-std::string to_pgn(const PgnGame& game, const PgnWriteOptions& options = {});
 
 // True for "1-0", "0-1", "1/2-1/2" and "*".
 bool is_pgn_result(std::string_view text);

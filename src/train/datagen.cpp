@@ -140,8 +140,7 @@ std::optional<std::pair<GameEnd, int>> game_over(const Position& pos) {
 // Plays game `number`; nullopt when `stop` was raised before it ended.
 std::optional<GameRecord> play_game(Engine& engine, std::uint64_t number,
                                     const DatagenOptions& options, const std::atomic<bool>& stop) {
-    Rng rng(options.seed, number);
-    Position pos = balanced_opening(engine, rng, options);
+    Position pos = game_opening(engine, options, number);
 
     GameRecord game;
     game.number = number;
@@ -423,18 +422,9 @@ private:
     const Clock::time_point start_ = Clock::now();
 };
 
-std::unique_ptr<Engine> make_engine(const DatagenOptions& options) {
-    auto engine = std::make_unique<Engine>();
-    if (options.weights) engine->set_weights(*options.weights);
-    if (!engine->set_hash(std::size_t(options.hash_mib)))
-        throw std::runtime_error("cannot allocate " + std::to_string(options.hash_mib) +
-                                 " MiB of hash");
-    return engine;
-}
-
 void work(Run& run, const DatagenOptions& options) {
     try {
-        const std::unique_ptr<Engine> owned = make_engine(options);
+        const std::unique_ptr<Engine> owned = make_datagen_engine(options);
         Engine& engine = *owned;
         while (const auto g = run.claim()) {
             if (auto game = play_game(engine, *g, options, run.stop_flag()))
@@ -448,46 +438,18 @@ void work(Run& run, const DatagenOptions& options) {
 
 } // namespace
 
-std::vector<std::string> balanced_openings(const DatagenOptions& options, std::uint64_t count,
-                                           const std::function<void(std::uint64_t)>& on_progress) {
-    if (options.threads < 1) throw std::runtime_error("threads must be at least 1");
-    std::vector<std::unique_ptr<Engine>> engines;
-    for (int t = 0; t < options.threads; ++t)
-        engines.push_back(make_engine(options));
-    const std::uint64_t batch = 64 * std::uint64_t(options.threads);
-    std::vector<std::string> found;
-    std::set<std::string> seen;
-    for (std::uint64_t first = 0; found.size() < count; first += batch) {
-        std::vector<std::string> fens(batch);
-        std::atomic<std::uint64_t> next{0};
-        std::exception_ptr error;
-        std::mutex error_mutex;
-        std::vector<std::thread> workers;
-        for (auto& engine : engines)
-            workers.emplace_back([&, e = engine.get()] {
-                try {
-                    for (std::uint64_t i; (i = next++) < batch;) {
-                        Rng rng(options.seed, first + i);
-                        const std::string fen = balanced_opening(*e, rng, options).fen();
-                        std::size_t end = 0;
-                        for (int field = 0; field < 4; ++field)
-                            end = fen.find(' ', end + (field > 0));
-                        fens[i] = fen.substr(0, end);
-                    }
-                } catch (...) {
-                    std::lock_guard lock(error_mutex);
-                    if (!error) error = std::current_exception();
-                    next = batch;
-                }
-            });
-        for (auto& w : workers)
-            w.join();
-        if (error) std::rethrow_exception(error);
-        for (auto& fen : fens)
-            if (found.size() < count && seen.insert(fen).second) found.push_back(std::move(fen));
-        if (on_progress) on_progress(found.size());
-    }
-    return found;
+Position game_opening(Engine& engine, const DatagenOptions& options, std::uint64_t game) {
+    Rng rng(options.seed, game);
+    return balanced_opening(engine, rng, options);
+}
+
+std::unique_ptr<Engine> make_datagen_engine(const DatagenOptions& options) {
+    auto engine = std::make_unique<Engine>();
+    if (options.weights) engine->set_weights(*options.weights);
+    if (!engine->set_hash(std::size_t(options.hash_mib)))
+        throw std::runtime_error("cannot allocate " + std::to_string(options.hash_mib) +
+                                 " MiB of hash");
+    return engine;
 }
 
 bool is_quiet_sample(const Position& pos, Move played, int score) {

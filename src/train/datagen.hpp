@@ -6,20 +6,23 @@
 // The file is in the format of train/data_line: a header comment with the settings that decide
 // the games, then each finished game's position lines closed by its `# game <g>` line. Blocks
 // are written in game-number order, so the file does not depend on the number of threads.
-// The front end, `horizon datagen`, is cli/datagen.
+// The same openings, written alone, make an opening book (train/opening_book). The front end,
+// `horizon datagen`, is cli/datagen.
 #pragma once
 
 #include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
-#include <vector>
 
 #include "core/position.hpp"
 #include "eval/params.hpp"
 
 namespace horizon {
+
+class Engine;
 
 struct DatagenOptions {
     std::string out;                    // the data file (created, or resumed)
@@ -85,15 +88,15 @@ struct DatagenCallbacks {
 // be read, used or written.
 DatagenSummary run_datagen(const DatagenOptions& options, const DatagenCallbacks& callbacks = {});
 
-// The first `count` distinct openings of `options.seed`, each as the first four fields of its
-// FEN, in order: opening g is the position datagen's game g starts from (the same seed,
-// balance nodes, imbalance bound and weights), one that repeats an earlier one left out. Made
-// by options.threads engines; the list does not depend on their number. `on_progress` is told
-// how many have been found after each batch. Options about games (out, games, nodes) are not
-// used.
-std::vector<std::string>
-balanced_openings(const DatagenOptions& options, std::uint64_t count,
-                  const std::function<void(std::uint64_t)>& on_progress = {});
+// Game `game`'s opening, a function of (options.seed, game) alone: 8 or 9 random plies from the
+// start position that a search of options.balance_nodes finds within options.max_imbalance of
+// level. The engine is left with a fresh game at it (its table holds that search); the position
+// keeps the opening's moves, for the draw rules. Throws when no such opening is found.
+Position game_opening(Engine& engine, const DatagenOptions& options, std::uint64_t game);
+
+// An engine as datagen's workers have it: options.weights (or the built-in ones) and
+// options.hash_mib of hash. Throws when the hash cannot be had.
+std::unique_ptr<Engine> make_datagen_engine(const DatagenOptions& options);
 
 // A position worth training on, whoever played its games (self-play here, or the games
 // train/pgn_samples reads): its side is not in check, the move played (or found best) there

@@ -2,11 +2,14 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <istream>
 #include <ostream>
+#include <stdexcept>
 
 #include "core/position.hpp"
-#include "notation/pgn.hpp"
+#include "notation/pgn_reader.hpp"
 #include "train/data_line.hpp"
 #include "train/datagen.hpp"
 
@@ -109,6 +112,50 @@ PgnSampleSummary pgn_samples(std::istream& in, std::ostream& out, const PgnSampl
         s.positions += written;
     }
     return s;
+}
+
+PgnSampleSummary write_pgn_samples(const std::vector<std::string>& inputs, const std::string& out,
+                                   int skip_plies, bool distinct_games,
+                                   const PgnSampleFileReport& on_file) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(out, ec))
+        throw std::invalid_argument(out + " exists; --from-pgn writes a new file");
+    const std::string temporary = out + ".part";
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    if (!file) throw std::invalid_argument("cannot write " + temporary);
+    file << comment_line("horizon datagen --from-pgn, skip-plies " + std::to_string(skip_plies) +
+                         (distinct_games ? ", distinct games" : ""))
+         << "\n";
+    std::set<std::string> seen;
+    PgnSampleOptions options;
+    options.skip_plies = skip_plies;
+    if (distinct_games) options.distinct = &seen;
+    PgnSampleSummary total;
+    for (const std::string& path : inputs) {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            file.close();
+            fs::remove(temporary, ec);
+            throw std::invalid_argument("cannot read " + path);
+        }
+        const PgnSampleSummary s = pgn_samples(in, file, options, total.used);
+        if (on_file) on_file(path, s);
+        total.games += s.games;
+        total.used += s.used;
+        total.unreadable += s.unreadable;
+        total.unfinished += s.unfinished;
+        total.abnormal += s.abnormal;
+        total.repeats += s.repeats;
+        total.positions += s.positions;
+    }
+    file.close();
+    if (!file) {
+        fs::remove(temporary, ec);
+        throw std::runtime_error("cannot write " + temporary);
+    }
+    fs::rename(temporary, out);
+    return total;
 }
 
 } // namespace horizon

@@ -6,11 +6,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace horizon {
 
@@ -46,5 +48,20 @@ std::optional<int> comment_score(std::string_view comment);
 // Termination tag names anything but a normal end or an adjudication, are skipped.
 PgnSampleSummary pgn_samples(std::istream& in, std::ostream& out,
                              const PgnSampleOptions& options = {}, std::uint64_t first_game = 0);
+
+// Told each input's summary as write_pgn_samples finishes reading it.
+using PgnSampleFileReport =
+    std::function<void(const std::string& path, const PgnSampleSummary& summary)>;
+
+// A new data file `out` from the games of the PGN files `inputs`: a header comment with the
+// settings, then each file's lines as pgn_samples writes them (skip_plies as given), the used
+// games numbered on across the files; with `distinct_games`, a copy of a game used before, in
+// this file or an earlier one, is skipped. Written to "<out>.part" and renamed once every input
+// was read, so nothing is left half made. Returns the sums over the files. Throws
+// std::invalid_argument when `out` exists or a file cannot be opened, std::runtime_error when
+// the writing fails.
+PgnSampleSummary write_pgn_samples(const std::vector<std::string>& inputs, const std::string& out,
+                                   int skip_plies, bool distinct_games,
+                                   const PgnSampleFileReport& on_file = {});
 
 } // namespace horizon

@@ -5,7 +5,7 @@
 // The driver over the pieces, each in a file of its own: train/dataset (reading the data),
 // train/gradient (the loss and its gradient, K), train/optimiser (Adam), train/wdl_fit and
 // train/tuned_config (the start and the output). It reports what it does to a TuneObserver;
-// the front end, `horizon tune`, is cli/tune.
+// the front end, `horizon tune`, is cli/tune (and what it prints, cli/tune_printer).
 #pragma once
 
 #include <cstddef>
