@@ -1420,6 +1420,60 @@ TEST_CASE("explain: --explain all explains the ?! too; the annotated comment hol
     }
 }
 
+TEST_CASE("analyze: progress goes on through the explanations and the puzzles",
+          "[analyze][explain]") {
+    std::ifstream in(data_path(EXPLAIN_GAMES), std::ios::binary);
+    Engine engine;
+    engine.set_threads(1);
+    PgnAnalysisSettings settings;
+    settings.limits = node_limit(TEST_NODES);
+    std::string range_error;
+    settings.games = GameRange::parse("1-3", range_error).value();
+    std::ostringstream games, summary, epd, pgn;
+    const PgnAnalysisOutput output{games, summary, &epd, &pgn};
+    std::vector<PgnAnalysisProgress> heard;
+    PgnAnalysisCallbacks callbacks;
+    callbacks.on_position = [&](const PgnAnalysisProgress& p) { heard.push_back(p); };
+    const PgnAnalysisReport report = analyze_pgn_games(in, engine, settings, output, callbacks);
+    REQUIRE(report.analysed == 3);
+    CHECK(report.marked > 0);
+    // Per game: the positions, then the explanations 1..N of the N marked moves, then the
+    // puzzle checks; the positions done stay at the game's end once its searches are over.
+    std::uint64_t explained = 0;
+    for (std::uint64_t game = 1; game <= 3; ++game) {
+        INFO("game " << game);
+        std::vector<PgnAnalysisProgress> of;
+        for (const auto& p : heard)
+            if (p.game == game) of.push_back(p);
+        REQUIRE_FALSE(of.empty());
+        CHECK(of.front().stage == PgnAnalysisStage::POSITIONS);
+        const auto first_not = std::find_if(of.begin(), of.end(), [](const auto& p) {
+            return p.stage != PgnAnalysisStage::POSITIONS;
+        });
+        const int positions = std::prev(first_not)->positions;
+        CHECK(std::prev(first_not)->position == positions);
+        std::size_t step = 0;
+        for (auto it = first_not; it != of.end(); ++it) {
+            CHECK(it->position == positions);
+            CHECK(it->positions_done == std::prev(first_not)->positions_done);
+            if (it->stage == PgnAnalysisStage::EXPLANATIONS) {
+                CHECK(it->step == ++step);
+                CHECK(it->step <= it->steps);
+                ++explained;
+            } else {
+                CHECK(it->stage == PgnAnalysisStage::PUZZLES);
+                CHECK(it->step <= it->steps);
+                CHECK(std::all_of(it, of.end(), [](const auto& p) {
+                    return p.stage == PgnAnalysisStage::PUZZLES;
+                }));
+            }
+        }
+    }
+    CHECK(explained == report.marked);
+    CHECK(std::any_of(heard.begin(), heard.end(),
+                      [](const auto& p) { return p.stage == PgnAnalysisStage::PUZZLES; }));
+}
+
 TEST_CASE("explain: --explain off writes today's annotation byte for byte",
           "[analyze][explain][e2e]") {
     test::TempDir dir;

@@ -67,7 +67,15 @@ public:
                     callbacks_.on_position(
                         {positions_done + std::uint64_t(done), number, done, total});
             };
-            const GameAnalysis analysis = analyze_one(game, number, on_position);
+            // The explanations and puzzles come after the game's searches: the positions stay
+            // at the game's end while they run.
+            const auto on_step = [&, number](PgnAnalysisStage stage, std::size_t step,
+                                             std::size_t steps, int positions) {
+                if (callbacks_.on_position)
+                    callbacks_.on_position({positions_done + std::uint64_t(positions), number,
+                                            positions, positions, stage, step, steps});
+            };
+            const GameAnalysis analysis = analyze_one(game, number, on_position, on_step);
             positions_done += analysis.positions.size();
             if (callbacks_.on_game) callbacks_.on_game();
             report_game(game, number, analysis);
@@ -83,15 +91,25 @@ private:
         if (callbacks_.on_notice) callbacks_.on_notice(text);
     }
 
+    using StepCallback = std::function<void(PgnAnalysisStage, std::size_t, std::size_t, int)>;
+
     GameAnalysis analyze_one(PgnGame& game, std::uint64_t number,
-                             const std::function<void(int, int)>& on_position) {
+                             const std::function<void(int, int)>& on_position,
+                             const StepCallback& on_step) {
         engine_.new_game();
         GameAnalysis analysis = analyze_game(engine_, game, settings_.limits, on_position);
-        const std::vector<Explanation> explanations = explain_game(
-            engine_, game, analysis, settings_.limits, settings_.explain, report_.explain_seconds);
+        const int positions = int(analysis.positions.size());
+        const auto step = [&](PgnAnalysisStage stage) {
+            return [&, stage](std::size_t done, std::size_t total) {
+                on_step(stage, done, total, positions);
+            };
+        };
+        const std::vector<Explanation> explanations =
+            explain_game(engine_, game, analysis, settings_.limits, settings_.explain,
+                         report_.explain_seconds, step(PgnAnalysisStage::EXPLANATIONS));
         count_explanations(explanations, analysis);
         if (output_.puzzle_epd && output_.puzzle_pgn)
-            write_puzzles(game, number, analysis, explanations);
+            write_puzzles(game, number, analysis, explanations, step(PgnAnalysisStage::PUZZLES));
         ++report_.analysed;
         report_.positions += analysis.positions.size();
         report_.search_seconds += analysis.search_seconds;
@@ -116,10 +134,11 @@ private:
     }
 
     void write_puzzles(const PgnGame& game, std::uint64_t number, const GameAnalysis& analysis,
-                       const std::vector<Explanation>& explanations) {
+                       const std::vector<Explanation>& explanations,
+                       const std::function<void(std::size_t, std::size_t)>& progress) {
         const std::vector<Puzzle> found =
             find_puzzles(engine_, game, number, analysis, explanations, settings_.puzzle_options,
-                         settings_.puzzles_player, report_.puzzle_seconds);
+                         settings_.puzzles_player, report_.puzzle_seconds, progress);
         PgnWriteOptions options;
         for (const Puzzle& p : found) {
             *output_.puzzle_epd << puzzle_epd(p) << "\n";

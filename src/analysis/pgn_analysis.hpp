@@ -60,11 +60,19 @@ struct PgnAnalysisOutput {
     std::ostream* puzzle_pgn = nullptr;
 };
 
+// What the analysis of a game is doing: searching its positions, then explaining its mistakes,
+// then looking for puzzles in it.
+enum class PgnAnalysisStage { POSITIONS, EXPLANATIONS, PUZZLES };
+
 // Where the analysis stands, after each search.
 struct PgnAnalysisProgress {
     std::uint64_t positions_done = 0; // searched so far, the games before this one included
     std::uint64_t game = 0;           // its number in the file
     int position = 0, positions = 0;  // in this game
+    PgnAnalysisStage stage = PgnAnalysisStage::POSITIONS;
+    // In the explanations: moves explained of those to explain; in the puzzles: moves looked
+    // at of the game's moves.
+    std::size_t step = 0, steps = 0;
 };
 
 struct PgnAnalysisCallbacks {
@@ -84,7 +92,7 @@ struct PgnAnalysisReport {
     double seconds = 0, search_seconds = 0, explain_seconds = 0, puzzle_seconds = 0;
     std::uint64_t marked = 0;   // moves marked "?" or "??" (and "?!" with ExplainMode::ALL)
     std::array<int, 6> kinds{}; // the marked moves' explanations, by ExplanationKind
-    int threats = 0;            // explanations that name an ignored threat
+    int threats = 0;            // explanations that name a threat (ignored or created)
     std::uint64_t puzzles = 0;
 };
 

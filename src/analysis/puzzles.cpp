@@ -103,7 +103,8 @@ std::vector<Puzzle> find_puzzles(Engine& engine, const PgnGame& game, std::uint6
                                  const GameAnalysis& analysis,
                                  const std::vector<Explanation>& explanations,
                                  const PuzzleOptions& options, const std::string& player,
-                                 double& seconds) {
+                                 double& seconds,
+                                 const std::function<void(std::size_t, std::size_t)>& progress) {
     const auto start = std::chrono::steady_clock::now();
     std::vector<Puzzle> out;
     Position pos = game.start;
@@ -125,6 +126,7 @@ std::vector<Puzzle> find_puzzles(Engine& engine, const PgnGame& game, std::uint6
                 p->round = game.tag("Round");
                 out.push_back(std::move(*p));
             }
+            if (progress) progress(i + 1, analysis.moves.size());
         }
         pos.make_move(played);
     }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,12 +73,13 @@ std::optional<Puzzle> check_puzzle(Engine& engine, const Position& before, Move 
                                    const PuzzleOptions& options);
 
 // The puzzles of an analysed game (its explanations give the themes, one per move), those of
-// `player` only when it is not empty; adds the time the checks took to `seconds`.
-std::vector<Puzzle> find_puzzles(Engine& engine, const PgnGame& game, std::uint64_t number,
-                                 const GameAnalysis& analysis,
-                                 const std::vector<Explanation>& explanations,
-                                 const PuzzleOptions& options, const std::string& player,
-                                 double& seconds);
+// `player` only when it is not empty; adds the time the checks took to `seconds`. `progress`
+// hears (moves looked at, moves of the game) after each candidate is checked.
+std::vector<Puzzle>
+find_puzzles(Engine& engine, const PgnGame& game, std::uint64_t number,
+             const GameAnalysis& analysis, const std::vector<Explanation>& explanations,
+             const PuzzleOptions& options, const std::string& player, double& seconds,
+             const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 // One EPD line: the four FEN fields, bm (SAN), id (puzzle_id), pv (the solution, SAN), c0 the
 // theme, c1 the player, c2 "margin N cp at depth D", c3 "played MOVE", c4 "uci MOVE" (the

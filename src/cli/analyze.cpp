@@ -99,9 +99,19 @@ int run_pgn_analysis(const AnalyzeRequest& request, Engine& engine, std::istream
     Progress progress(std::cerr, total > 0, "analyze");
     PgnAnalysisCallbacks callbacks;
     callbacks.on_position = [&](const PgnAnalysisProgress& p) {
-        progress.update(p.positions_done, total,
-                        "game " + std::to_string(p.game) + ", position " +
-                            std::to_string(p.position) + "/" + std::to_string(p.positions));
+        std::string detail = "game " + std::to_string(p.game) + ", ";
+        switch (p.stage) {
+        case PgnAnalysisStage::POSITIONS:
+            detail += "position " + std::to_string(p.position) + "/" + std::to_string(p.positions);
+            break;
+        case PgnAnalysisStage::EXPLANATIONS:
+            detail += "explaining " + std::to_string(p.step) + "/" + std::to_string(p.steps);
+            break;
+        case PgnAnalysisStage::PUZZLES:
+            detail += "puzzles, move " + std::to_string(p.step) + "/" + std::to_string(p.steps);
+            break;
+        }
+        progress.update(p.positions_done, total, detail);
     };
     callbacks.on_game = [&] { progress.finish(); };
     callbacks.on_notice = [&](const std::string& text) {
