@@ -108,6 +108,30 @@ int count_games(const std::string& text) {
     return n;
 }
 
+// The position lines of each game block, in game order (the header and other comments left out).
+std::vector<std::vector<std::string>> game_blocks(const std::string& text) {
+    std::vector<std::vector<std::string>> blocks(1);
+    for (const auto& line : lines_of(text)) {
+        if (line.rfind("# game ", 0) == 0)
+            blocks.emplace_back();
+        else if (!line.empty() && line[0] != '#')
+            blocks.back().push_back(line);
+    }
+    blocks.pop_back(); // after the last game's line: empty
+    return blocks;
+}
+
+// Whether `part` is `whole` with some of its elements left out, the rest in their order.
+bool is_subsequence(const std::vector<std::string>& part, const std::vector<std::string>& whole) {
+    auto at = whole.begin();
+    for (const auto& item : part) {
+        at = std::find(at, whole.end(), item);
+        if (at == whole.end()) return false;
+        ++at;
+    }
+    return true;
+}
+
 // Checks every line of a data file (each game block carrying one result); counts them.
 struct Checked {
     std::uint64_t positions = 0;
@@ -265,7 +289,23 @@ TEST_CASE("datagen refuses files it did not make, or made with other settings", 
     o = small_run(made.str(), 2);
     o.weights = &other;
     CHECK_THROWS(run_datagen(o));
+    // Another choice of positions: the file would mix two recipes.
+    o = small_run(made.str(), 2);
+    o.per_game = 3;
+    CHECK_THROWS(run_datagen(o));
     CHECK(read_all(made.str()) == before);
+
+    TempFile sampled("sampled");
+    o = small_run(sampled.str(), 1);
+    o.per_game = 3;
+    run(o);
+    const std::string sampled_before = read_all(sampled.str());
+    o.games = 2;
+    o.per_game = 4;
+    CHECK_THROWS(run_datagen(o));
+    o.per_game = 0;
+    CHECK_THROWS(run_datagen(o));
+    CHECK(read_all(sampled.str()) == sampled_before);
 }
 
 TEST_CASE("datagen plays with the weights it is given", "[datagen]") {
@@ -297,6 +337,10 @@ TEST_CASE("datagen command line: bad flags exit 2 before anything runs", "[datag
     CHECK(exit_code({"datagen", "--out", out, "--games", "2", "--threads", "0"}) == 2);
     CHECK(exit_code({"datagen", "--out", out, "--games", "2", "--frobnicate"}) == 2);
     CHECK(exit_code({"datagen", "--out", out, "--games", "2", "stray"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--games", "2", "--per-game", "x"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--games", "2", "--per-game", "-1"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--from-pgn", out, "--per-game", "3"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--openings", "5", "--per-game", "3"}) == 2);
     CHECK_FALSE(std::filesystem::exists(file.path));
 }
 
@@ -361,4 +405,55 @@ TEST_CASE("datagen --openings writes the book as EPD and refuses what does not g
     // An existing file is not overwritten.
     CHECK(exit_code({"datagen", "--out", out, "--openings", "6"}) == 2);
     CHECK(read_all(out) == want);
+}
+
+TEST_CASE("datagen --per-game writes at most K positions of each of the same games, chosen at "
+          "random, the same whatever the number of threads",
+          "[datagen]") {
+    TempFile all("per_game_all"), one("per_game_one_thread"), two("per_game_two_threads");
+    run(small_run(all.str(), 4));
+    DatagenOptions o = small_run(one.str(), 4);
+    o.per_game = 3;
+    run(o);
+    o.out = two.str();
+    o.threads = 2;
+    run(o);
+
+    const std::string every = read_all(all.str()), some = read_all(one.str());
+    CHECK(some == read_all(two.str()));
+    REQUIRE(some.rfind("# horizon datagen: seed 7, nodes 400", 0) == 0);
+    CHECK(some.substr(0, some.find('\n')) == every.substr(0, every.find('\n')) + ", per-game 3");
+    CHECK(check_format(some).games == 4);
+
+    const auto every_blocks = game_blocks(every), some_blocks = game_blocks(some);
+    REQUIRE(every_blocks.size() == 4);
+    REQUIRE(some_blocks.size() == 4);
+    bool other_than_first_three = false;
+    for (std::size_t g = 0; g < 4; ++g) {
+        INFO("game " << g);
+        const auto& chosen = some_blocks[g];
+        const auto& candidates = every_blocks[g];
+        // The same game (its positions, scores and result): K of its lines, in order.
+        CHECK(chosen.size() == std::min<std::size_t>(3, candidates.size()));
+        CHECK(is_subsequence(chosen, candidates));
+        if (candidates.size() > 3 && !std::equal(chosen.begin(), chosen.end(), candidates.begin()))
+            other_than_first_three = true;
+    }
+    CHECK(other_than_first_three); // drawn from the whole game, not its first positions
+}
+
+TEST_CASE("datagen --per-game resumes a file as a run of all its games at once would write it",
+          "[datagen]") {
+    TempFile fresh("per_game_fresh"), resumed("per_game_resumed");
+    DatagenOptions o = small_run(fresh.str(), 3);
+    o.per_game = 2;
+    run(o);
+    o = small_run(resumed.str(), 1);
+    o.per_game = 2;
+    run(o);
+    o.games = 3;
+    const DatagenSummary s = run(o);
+    CHECK(s.resumed_games == 1);
+    CHECK(s.games == 2);
+    CHECK(read_all(resumed.str()) == read_all(fresh.str()));
 }

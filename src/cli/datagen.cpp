@@ -125,7 +125,7 @@ Request read_request(const cxxopts::ParseResult& args, unsigned cores) {
     if (args.count("positions")) r.options.positions = number("positions", 1, UINT64_MAX);
     if (args.count("from-pgn")) {
         for (const char* flag : {"games", "positions", "nodes", "balance-nodes", "threads", "seed",
-                                 "hash", "eval-file"})
+                                 "hash", "eval-file", "per-game"})
             if (args.count(flag))
                 throw UsageError(std::string("--") + flag + " plays games; --from-pgn plays none");
         r.from_pgn = args["from-pgn"].as<std::vector<std::string>>();
@@ -139,7 +139,7 @@ Request read_request(const cxxopts::ParseResult& args, unsigned cores) {
     if (args.count("openings")) {
         if (args.count("from-pgn"))
             throw UsageError("--openings and --from-pgn are two jobs; give one");
-        for (const char* flag : {"games", "positions", "nodes"})
+        for (const char* flag : {"games", "positions", "nodes", "per-game"})
             if (args.count(flag))
                 throw UsageError(std::string("--") + flag +
                                  " goes with games; --openings plays none");
@@ -155,6 +155,7 @@ Request read_request(const cxxopts::ParseResult& args, unsigned cores) {
     r.options.threads = args.count("threads") ? int(number("threads", 1, 1024)) : int(cores);
     r.options.seed = number("seed", 0, UINT64_MAX);
     r.options.hash_mib = int(number("hash", 1, 65536));
+    r.options.per_game = number("per-game", 0, 1'000'000);
     if (args.count("eval-file")) {
         if (auto err = EvalWeights::load(args["eval-file"].as<std::string>(), r.weights))
             throw UsageError("--eval-file: " + *err);
@@ -180,6 +181,7 @@ CommandLine datagen_command_line(unsigned cores) {
         ("s,seed", "seed: game g depends on (seed, g) only", cxxopts::value<std::string>()->default_value("1"), "N")
         ("hash", "hash table per worker, MiB", cxxopts::value<std::string>()->default_value("16"), "MB")
         ("eval-file", "play with the evaluation weights of FILE (default: the built-in ones)", cxxopts::value<std::string>(), "FILE")
+        ("per-game", "write at most K of each game's candidate positions, chosen at random (0: all)", cxxopts::value<std::string>()->default_value("0"), "K")
         ("from-pgn", "play no games: write the quiet positions of the games in PGN FILE (repeat for more files), scored by their move comments", cxxopts::value<std::vector<std::string>>(), "FILE")
         ("skip-plies", "with --from-pgn: plies at the start of each game not written", cxxopts::value<std::string>()->default_value("8"), "N")
         ("distinct-games", "with --from-pgn: skip a game that repeats an earlier one of the run move for move")
@@ -192,7 +194,13 @@ CommandLine datagen_command_line(unsigned cores) {
         "beginning with '#' are comments: the settings header, and '# game <g>' after each\n"
         "game. Only quiet positions are written (not in check, best move no capture or\n"
         "promotion, no mate score, ply 16 onwards). Games open with 8 or 9 random plies\n"
-        "checked to be level. Running the same command again resumes an unfinished file.\n"
+        "checked to be level. Running the same command again resumes an unfinished file;\n"
+        "a file made with other settings is refused.\n"
+        "\n"
+        "--per-game K, when not 0: of each game's candidate positions (those above) at\n"
+        "most K are written, chosen at random by a generator seeded from the seed and the\n"
+        "game's number alone (the same file whatever --threads), in the game's order. The\n"
+        "games are the same as without it; the other positions are not written.\n"
         "\n"
         "--from-pgn: the games of a match runner (fastchess, cutechess), whose move comments\n"
         "begin with the mover's score ('{+0.35/16 0.41s}'). Each position from --skip-plies\n"

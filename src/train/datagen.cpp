@@ -48,15 +48,22 @@ constexpr int MAX_GAME_PLIES = 400;
 constexpr std::string_view HEADER_TITLE = "horizon datagen";
 
 // ---------------------------------------------------------------------------------------
-// Random numbers: splitmix64, so that an opening depends on (seed, game number) alone and
-// the same on every platform.
+// Random numbers: splitmix64, so that what a game draws depends on (seed, game number) alone
+// and is the same on every platform. A game draws from two streams: its opening, and which of
+// its candidate positions are written (--per-game); neither changes the other.
+
+enum class Stream { OPENING, SAMPLES };
 
 class Rng {
 public:
-    Rng(std::uint64_t seed, std::uint64_t game) {
+    Rng(std::uint64_t seed, std::uint64_t game, Stream stream) {
         std::uint64_t s = seed;
         std::uint64_t mixed = splitmix64(s) ^ game;
         state_ = splitmix64(mixed);
+        if (stream == Stream::SAMPLES) {
+            std::uint64_t apart = state_ ^ 1;
+            state_ = splitmix64(apart);
+        }
     }
     std::uint64_t next() { return splitmix64(state_); }
     // Uniform in [0, n), n > 0 (the bias of a 64-bit modulo is negligible here).
@@ -69,14 +76,31 @@ private:
 // ---------------------------------------------------------------------------------------
 // One game.
 
+using Sample = std::pair<std::string, Score>; // FEN, White's score
+
 struct GameRecord {
     std::uint64_t number = 0;
-    std::vector<std::pair<std::string, Score>> positions; // FEN, White's score
-    int result = 1;                                       // 2 White won, 1 draw, 0 Black won
+    std::vector<Sample> positions;
+    int result = 1; // 2 White won, 1 draw, 0 Black won
     GameEnd end = GameEnd::PLY_CAP;
     int plies = 0;
     std::uint64_t searches = 0, search_nodes = 0, max_search_nodes = 0;
 };
+
+// Keeps `k` of `samples` in their order, each choice of k equally likely (selection sampling:
+// the i-th of n is kept with chance (still wanted) / (n - i)); all of them when k is 0 or they
+// are no more than k.
+void keep_random(std::vector<Sample>& samples, std::uint64_t k, Rng& rng) {
+    if (k == 0 || samples.size() <= k) return;
+    const std::size_t n = samples.size();
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < n && kept < k; ++i) {
+        if (rng.below(n - i) >= k - kept) continue;
+        if (kept != i) samples[kept] = std::move(samples[i]);
+        ++kept;
+    }
+    samples.resize(kept);
+}
 
 bool has_legal_move(const Position& pos) {
     MoveList list;
@@ -185,6 +209,8 @@ std::optional<GameRecord> play_game(Engine& engine, std::uint64_t number,
         pos.make_move(r.best);
     }
     game.plies = pos.game_ply();
+    Rng rng(options.seed, number, Stream::SAMPLES);
+    keep_random(game.positions, options.per_game, rng);
     return game;
 }
 
@@ -213,11 +239,18 @@ std::string imbalance_tag(const DatagenOptions& o) {
     return ", max-imbalance " + std::to_string(o.max_imbalance);
 }
 
+// Which positions of a game are written, when not every candidate (likewise: older files have
+// none of it).
+std::string sampling_tag(const DatagenOptions& o) {
+    if (!o.per_game) return "";
+    return ", per-game " + std::to_string(o.per_game);
+}
+
 std::string header_line(const DatagenOptions& o) {
     return comment_line(std::string(HEADER_TITLE) + ": seed " + std::to_string(o.seed) +
                         ", nodes " + std::to_string(o.nodes) + ", balance-nodes " +
                         std::to_string(o.balance_nodes) + imbalance_tag(o) + ", hash " +
-                        std::to_string(o.hash_mib) + " MiB" + weights_tag(o));
+                        std::to_string(o.hash_mib) + " MiB" + weights_tag(o) + sampling_tag(o));
 }
 
 struct Existing {
@@ -439,7 +472,7 @@ void work(Run& run, const DatagenOptions& options) {
 } // namespace
 
 Position game_opening(Engine& engine, const DatagenOptions& options, std::uint64_t game) {
-    Rng rng(options.seed, game);
+    Rng rng(options.seed, game, Stream::OPENING);
     return balanced_opening(engine, rng, options);
 }
 

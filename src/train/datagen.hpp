@@ -37,6 +37,10 @@ struct DatagenOptions {
     // The evaluation weights the games are played with (nullptr: the built-in ones). Their
     // signature is part of the file's header, so a resumed file keeps the same weights.
     const EvalWeights* weights = nullptr;
+    // Of a game's candidate positions, write at most this many, chosen at random by a generator
+    // seeded from (seed, game) alone and written in the game's order (0: every candidate).
+    // Consecutive positions of a game are near copies; a few spread over it are worth more.
+    std::uint64_t per_game = 0;
 };
 
 // Why a game ended.
