@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -17,6 +19,7 @@
 #include "cli/datagen.hpp"
 #include "core/position.hpp"
 #include "engine/engine.hpp"
+#include "notation/uci_move.hpp"
 #include "support.hpp"
 #include "train/datagen.hpp"
 #include "train/opening_book.hpp"
@@ -130,6 +133,33 @@ bool is_subsequence(const std::vector<std::string>& part, const std::vector<std:
         ++at;
     }
     return true;
+}
+
+// The moves of `line` (UCI, each legal after those before it) from `pos`.
+std::vector<Move> moves_of(const Position& pos, const std::vector<std::string>& line) {
+    Position p = pos;
+    std::vector<Move> moves;
+    for (const std::string& text : line) {
+        INFO(text);
+        const auto m = parse_uci_move(p, text);
+        REQUIRE(m);
+        moves.push_back(*m);
+        p.make_move(*m);
+    }
+    return moves;
+}
+
+// The FEN of `pos` after the first `plies` of `moves`.
+std::string fen_after(Position pos, const std::vector<Move>& moves, std::size_t plies) {
+    for (std::size_t i = 0; i < plies; ++i)
+        pos.make_move(moves[i]);
+    return pos.fen();
+}
+
+// What resolve_pv makes of `line` from `pos`: the FEN it stops at, or "" for none.
+std::string resolved(const Position& pos, const std::vector<Move>& line) {
+    const auto end = resolve_pv(pos, line);
+    return end ? end->fen() : "";
 }
 
 // Checks every line of a data file (each game block carrying one result); counts them.
@@ -305,7 +335,14 @@ TEST_CASE("datagen refuses files it did not make, or made with other settings", 
     CHECK_THROWS(run_datagen(o));
     o.per_game = 0;
     CHECK_THROWS(run_datagen(o));
+    o.per_game = 3;
+    o.resolve = SampleResolve::PV; // the positions at the ends of the lines instead
+    CHECK_THROWS(run_datagen(o));
     CHECK(read_all(sampled.str()) == sampled_before);
+    o = small_run(made.str(), 2);
+    o.resolve = SampleResolve::PV;
+    CHECK_THROWS(run_datagen(o));
+    CHECK(read_all(made.str()) == before);
 }
 
 TEST_CASE("datagen plays with the weights it is given", "[datagen]") {
@@ -341,7 +378,18 @@ TEST_CASE("datagen command line: bad flags exit 2 before anything runs", "[datag
     CHECK(exit_code({"datagen", "--out", out, "--games", "2", "--per-game", "-1"}) == 2);
     CHECK(exit_code({"datagen", "--out", out, "--from-pgn", out, "--per-game", "3"}) == 2);
     CHECK(exit_code({"datagen", "--out", out, "--openings", "5", "--per-game", "3"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--games", "2", "--resolve", "qsearch"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--from-pgn", out, "--resolve", "pv"}) == 2);
+    CHECK(exit_code({"datagen", "--out", out, "--openings", "5", "--resolve", "none"}) == 2);
     CHECK_FALSE(std::filesystem::exists(file.path));
+
+    // Both recipe flags reach the run: its header names them.
+    REQUIRE(exit_code({"datagen", "--out", out, "--games", "1", "--nodes", "200", "--seed", "7",
+                       "--hash", "2", "--threads", "1", "--per-game", "4", "--resolve", "pv"}) ==
+            0);
+    const std::string header = lines_of(read_all(out)).at(0);
+    CHECK(header.find(", per-game 4, resolve pv") != std::string::npos);
+    CHECK(check_format(read_all(out)).positions <= 4);
 }
 
 TEST_CASE("datagen openings: distinct, level by the check's own search, the same whatever the "
@@ -456,4 +504,138 @@ TEST_CASE("datagen --per-game resumes a file as a run of all its games at once w
     CHECK(s.resumed_games == 1);
     CHECK(s.games == 2);
     CHECK(read_all(resumed.str()) == read_all(fresh.str()));
+}
+
+TEST_CASE("resolve_pv plays a line's captures, promotions, checks and evasions, and stops "
+          "before its first other move",
+          "[datagen]") {
+    // A pawn each in the centre, Black's queen behind its pawn.
+    const Position centre = test::position_from("3qk3/8/8/3p4/4P3/8/8/4K3 w - - 0 30");
+    const auto quiet_first = moves_of(centre, {"e1e2", "d5e4", "e2e3"});
+    CHECK(resolved(centre, quiet_first) == centre.fen());
+    const auto exchange = moves_of(centre, {"e4d5", "d8d5", "e1e2", "d5e4"});
+    CHECK(resolved(centre, exchange) == fen_after(centre, exchange, 2));
+    // A line that ends before a quiet move: its end.
+    CHECK(resolved(centre, {exchange[0]}) == fen_after(centre, exchange, 1));
+    CHECK(resolved(centre, {}) == centre.fen());
+
+    // A promotion counts as noisy; the king's quiet reply ends the walk.
+    const Position promotion = test::position_from("8/4P3/8/8/8/8/k7/4K3 w - - 0 50");
+    const auto queening = moves_of(promotion, {"e7e8q", "a2b3", "e8e3"});
+    CHECK(resolved(promotion, queening) == fen_after(promotion, queening, 1));
+
+    // In check, a quiet evasion is walked; the other side's quiet reply is not.
+    const Position checked = test::position_from("4k3/8/8/8/8/4r3/8/4K3 w - - 0 30");
+    const auto evasion = moves_of(checked, {"e1d1", "e8d8"});
+    CHECK(resolved(checked, evasion) == fen_after(checked, evasion, 1));
+    CHECK(resolved(checked, {}).empty()); // the line ends in check
+
+    // Checks and evasions without end: the walk stops after RESOLVE_MAX_PLIES, where White, not
+    // in check, is to move; one ply fewer of line leaves Black in check, and nothing.
+    const Position perpetual = test::position_from("7k/8/8/8/8/3Q4/8/2K5 w - - 0 40");
+    std::vector<std::string> checks;
+    for (int i = 0; i < RESOLVE_MAX_PLIES + 2; ++i) {
+        static const char* const cycle[] = {"d3d8", "h8h7", "d8d3", "h7h8"};
+        checks.push_back(cycle[i % 4]);
+    }
+    REQUIRE(RESOLVE_MAX_PLIES % 2 == 0);
+    const auto long_line = moves_of(perpetual, checks);
+    CHECK(resolved(perpetual, long_line) ==
+          fen_after(perpetual, long_line, std::size_t(RESOLVE_MAX_PLIES)));
+    const std::vector<Move> cut(long_line.begin(), long_line.begin() + RESOLVE_MAX_PLIES - 1);
+    CHECK(resolved(perpetual, cut).empty());
+
+    // A capture that stalemates: no position to write.
+    const Position stalemating = test::position_from("7k/5r2/8/8/8/8/8/K4Q2 w - - 0 40");
+    CHECK(resolved(stalemating, moves_of(stalemating, {"f1f7"})).empty());
+
+    // A move that is not legal where it stands: nothing.
+    CHECK(resolved(centre, {Move(E1, E3)}).empty());
+    CHECK(resolved(centre, {exchange[0], Move(E1, E3)}).empty());
+}
+
+TEST_CASE("datagen --resolve pv writes another position than the searched one only where the "
+          "search's line starts with a capture, a promotion or a check, or in check",
+          "[datagen]") {
+    const DatagenOptions o = small_run("", 0);
+    const std::unique_ptr<Engine> engine = make_datagen_engine(o);
+    int noisy_starts = 0, quiet_starts = 0, written_elsewhere = 0;
+    for (std::uint64_t g = 0; g < 2; ++g) {
+        Position pos = game_opening(*engine, o, g);
+        for (int ply = 0; ply < 100 && test::has_legal_move(pos) && !pos.is_draw(0); ++ply) {
+            SearchLimits limits;
+            limits.nodes = o.nodes;
+            const SearchResult r = engine->search_sync(limits, [](const SearchReport&) {});
+            REQUIRE(r.best);
+            const std::vector<Move> line = r.pv.empty() ? std::vector<Move>{r.best} : r.pv;
+            const auto as_searched = sample_fen(pos, r, SampleResolve::NONE);
+            const auto at_end = sample_fen(pos, r, SampleResolve::PV);
+            INFO(pos.fen() << " best " << move_to_uci(pos, r.best) << " score " << r.score);
+            const bool mate = std::abs(r.score) >= SCORE_MATE_IN_MAX_PLY;
+            if (!pos.in_check() && !pos.is_capture_or_promotion(line[0]) &&
+                !pos.gives_check(line[0])) {
+                ++quiet_starts;
+                CHECK(as_searched == (mate ? std::nullopt : std::optional(pos.fen())));
+                CHECK(at_end == as_searched);
+            } else {
+                ++noisy_starts;
+                CHECK(at_end != std::optional(pos.fen()));
+            }
+            if (at_end && *at_end != pos.fen()) {
+                ++written_elsewhere;
+                CHECK_FALSE(mate);
+                // A position of the line, not in check, with a move to make.
+                Position p = pos;
+                std::size_t plies = 0;
+                while (plies < line.size() && p.fen() != *at_end)
+                    p.make_move(line[plies++]);
+                CHECK(p.fen() == *at_end);
+                CHECK(plies <= std::size_t(RESOLVE_MAX_PLIES));
+                CHECK_FALSE(p.in_check());
+                CHECK(test::has_legal_move(p));
+            }
+            REQUIRE_FALSE(engine->play(r.best));
+            pos.make_move(r.best);
+        }
+    }
+    CHECK(quiet_starts > 0);
+    CHECK(noisy_starts > 0);
+    CHECK(written_elsewhere > 0);
+}
+
+TEST_CASE("datagen --resolve pv plays the same games and writes positions not in check with a "
+          "move to make",
+          "[datagen]") {
+    TempFile searched("resolve_none"), resolved_file("resolve_pv");
+    run(small_run(searched.str(), 3));
+    DatagenOptions o = small_run(resolved_file.str(), 3);
+    o.resolve = SampleResolve::PV;
+    run(o);
+    const std::string as_searched = read_all(searched.str()),
+                      at_end = read_all(resolved_file.str());
+    CHECK(at_end.substr(0, at_end.find('\n')) ==
+          as_searched.substr(0, as_searched.find('\n')) + ", resolve pv");
+    CHECK(check_format(at_end).games == 3); // legal, not in check, no mate score
+
+    const auto searched_blocks = game_blocks(as_searched), resolved_blocks = game_blocks(at_end);
+    REQUIRE(searched_blocks.size() == 3);
+    REQUIRE(resolved_blocks.size() == 3);
+    bool kept = false, added = false;
+    for (std::size_t g = 0; g < 3; ++g) {
+        INFO("game " << g);
+        const auto result = [](const std::string& line) { return line.substr(line.rfind(" | ")); };
+        REQUIRE_FALSE(searched_blocks[g].empty());
+        REQUIRE_FALSE(resolved_blocks[g].empty());
+        CHECK(result(searched_blocks[g][0]) == result(resolved_blocks[g][0])); // the same game
+        for (const std::string& line : resolved_blocks[g]) {
+            Position pos = test::position_from(line.substr(0, line.find(" | ")));
+            CHECK(test::has_legal_move(pos));
+            const bool also_searched =
+                std::find(searched_blocks[g].begin(), searched_blocks[g].end(), line) !=
+                searched_blocks[g].end();
+            (also_searched ? kept : added) = true;
+        }
+    }
+    CHECK(kept);  // positions whose line starts quiet: as they were
+    CHECK(added); // the ends of lines that start noisy
 }

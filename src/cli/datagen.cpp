@@ -125,7 +125,7 @@ Request read_request(const cxxopts::ParseResult& args, unsigned cores) {
     if (args.count("positions")) r.options.positions = number("positions", 1, UINT64_MAX);
     if (args.count("from-pgn")) {
         for (const char* flag : {"games", "positions", "nodes", "balance-nodes", "threads", "seed",
-                                 "hash", "eval-file", "per-game"})
+                                 "hash", "eval-file", "per-game", "resolve"})
             if (args.count(flag))
                 throw UsageError(std::string("--") + flag + " plays games; --from-pgn plays none");
         r.from_pgn = args["from-pgn"].as<std::vector<std::string>>();
@@ -139,7 +139,7 @@ Request read_request(const cxxopts::ParseResult& args, unsigned cores) {
     if (args.count("openings")) {
         if (args.count("from-pgn"))
             throw UsageError("--openings and --from-pgn are two jobs; give one");
-        for (const char* flag : {"games", "positions", "nodes", "per-game"})
+        for (const char* flag : {"games", "positions", "nodes", "per-game", "resolve"})
             if (args.count(flag))
                 throw UsageError(std::string("--") + flag +
                                  " goes with games; --openings plays none");
@@ -156,6 +156,11 @@ Request read_request(const cxxopts::ParseResult& args, unsigned cores) {
     r.options.seed = number("seed", 0, UINT64_MAX);
     r.options.hash_mib = int(number("hash", 1, 65536));
     r.options.per_game = number("per-game", 0, 1'000'000);
+    const std::string resolve = args["resolve"].as<std::string>();
+    if (resolve == "pv")
+        r.options.resolve = SampleResolve::PV;
+    else if (resolve != "none")
+        throw UsageError("--resolve: 'none' or 'pv', not '" + resolve + "'");
     if (args.count("eval-file")) {
         if (auto err = EvalWeights::load(args["eval-file"].as<std::string>(), r.weights))
             throw UsageError("--eval-file: " + *err);
@@ -182,25 +187,40 @@ CommandLine datagen_command_line(unsigned cores) {
         ("hash", "hash table per worker, MiB", cxxopts::value<std::string>()->default_value("16"), "MB")
         ("eval-file", "play with the evaluation weights of FILE (default: the built-in ones)", cxxopts::value<std::string>(), "FILE")
         ("per-game", "write at most K of each game's candidate positions, chosen at random (0: all)", cxxopts::value<std::string>()->default_value("0"), "K")
+        ("resolve", "'none': write quiet positions as searched; 'pv': write the end of the captures and checks that start the search's line", cxxopts::value<std::string>()->default_value("none"), "HOW")
         ("from-pgn", "play no games: write the quiet positions of the games in PGN FILE (repeat for more files), scored by their move comments", cxxopts::value<std::vector<std::string>>(), "FILE")
         ("skip-plies", "with --from-pgn: plies at the start of each game not written", cxxopts::value<std::string>()->default_value("8"), "N")
         ("distinct-games", "with --from-pgn: skip a game that repeats an earlier one of the run move for move")
         ("openings", "play no games: write the first N distinct openings of the seed to --out, an opening book for matches", cxxopts::value<std::string>(), "N");
     // clang-format on
     cli.repeatable({"from-pgn"});
+    const std::string resolve_plies = std::to_string(RESOLVE_MAX_PLIES);
     cli.footer(
         "\nOutput: one position a line, '<FEN> | <score> | <result>', the search score in\n"
         "centipawns and the result (1.0, 0.5, 0.0) both from White's point of view. Lines\n"
         "beginning with '#' are comments: the settings header, and '# game <g>' after each\n"
-        "game. Only quiet positions are written (not in check, best move no capture or\n"
-        "promotion, no mate score, ply 16 onwards). Games open with 8 or 9 random plies\n"
-        "checked to be level. Running the same command again resumes an unfinished file;\n"
-        "a file made with other settings is refused.\n"
+        "game. The quiet positions are written (not in check, best move no capture or\n"
+        "promotion, no mate score, ply 16 onwards), or as --per-game and --resolve say.\n"
+        "Games open with 8 or 9 random plies checked to be level. Running the same command\n"
+        "again resumes an unfinished file; a file made with other settings is refused.\n"
         "\n"
-        "--per-game K, when not 0: of each game's candidate positions (those above) at\n"
-        "most K are written, chosen at random by a generator seeded from the seed and the\n"
-        "game's number alone (the same file whatever --threads), in the game's order. The\n"
-        "games are the same as without it; the other positions are not written.\n"
+        "--per-game K, when not 0: of each game's candidate positions (the quiet ones, or\n"
+        "those of --resolve pv) at most K are written, chosen at random by a generator\n"
+        "seeded from the seed and the game's number alone (the same file whatever\n"
+        "--threads), in the game's order. The games are the same as without it; the other\n"
+        "positions are not written.\n"
+        "\n"
+        "--resolve pv: a searched position is a candidate whatever its best move and in\n"
+        "check or not (still no mate score, ply 16 onwards), and what is written is the\n"
+        "position its search's line leads to: the line's moves are played while they\n"
+        "capture, promote or give check or the side to move is in check, " +
+        resolve_plies +
+        " plies at\n"
+        "most, stopping before any other move or where the line ends; that position must\n"
+        "not be in check and must have a move, else nothing is written. It gets the\n"
+        "search's score (White's view). A line that starts with a quiet move giving no\n"
+        "check leaves the position as it is, so this changes what is written only for\n"
+        "positions whose best move captures, promotes or checks, and for those in check.\n"
         "\n"
         "--from-pgn: the games of a match runner (fastchess, cutechess), whose move comments\n"
         "begin with the mover's score ('{+0.35/16 0.41s}'). Each position from --skip-plies\n"

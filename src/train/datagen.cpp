@@ -187,8 +187,9 @@ std::optional<GameRecord> play_game(Engine& engine, std::uint64_t number,
         game.max_search_nodes = std::max(game.max_search_nodes, r.nodes);
 
         const Score white = pos.side_to_move() == WHITE ? r.score : -r.score;
-        if (pos.game_ply() >= FIRST_WRITTEN_PLY && is_quiet_sample(pos, r.best, r.score))
-            game.positions.emplace_back(pos.fen(), white);
+        if (pos.game_ply() >= FIRST_WRITTEN_PLY)
+            if (auto fen = sample_fen(pos, r, options.resolve))
+                game.positions.emplace_back(std::move(*fen), white);
 
         white_ahead = white >= WIN_SCORE ? white_ahead + 1 : 0;
         black_ahead = white <= -WIN_SCORE ? black_ahead + 1 : 0;
@@ -242,8 +243,10 @@ std::string imbalance_tag(const DatagenOptions& o) {
 // Which positions of a game are written, when not every candidate (likewise: older files have
 // none of it).
 std::string sampling_tag(const DatagenOptions& o) {
-    if (!o.per_game) return "";
-    return ", per-game " + std::to_string(o.per_game);
+    std::string tag;
+    if (o.per_game) tag += ", per-game " + std::to_string(o.per_game);
+    if (o.resolve == SampleResolve::PV) tag += ", resolve pv";
+    return tag;
 }
 
 std::string header_line(const DatagenOptions& o) {
@@ -488,6 +491,35 @@ std::unique_ptr<Engine> make_datagen_engine(const DatagenOptions& options) {
 bool is_quiet_sample(const Position& pos, Move played, int score) {
     return !pos.in_check() && !pos.is_capture_or_promotion(played) &&
            std::abs(score) < SCORE_MATE_IN_MAX_PLY;
+}
+
+std::optional<Position> resolve_pv(const Position& root, const std::vector<Move>& pv) {
+    Position pos = root;
+    for (std::size_t i = 0; i < pv.size() && int(i) < RESOLVE_MAX_PLIES; ++i) {
+        const Move m = pv[i];
+        if (!pos.is_legal(m)) return std::nullopt;
+        const bool noisy = pos.in_check() || pos.is_capture_or_promotion(m) || pos.gives_check(m);
+        if (!noisy) break;
+        pos.make_move(m);
+    }
+    if (pos.in_check() || !has_legal_move(pos)) return std::nullopt;
+    return pos;
+}
+
+std::optional<std::string> sample_fen(const Position& pos, const SearchResult& r,
+                                      SampleResolve resolve) {
+    switch (resolve) {
+    case SampleResolve::NONE:
+        if (!is_quiet_sample(pos, r.best, r.score)) return std::nullopt;
+        return pos.fen();
+    case SampleResolve::PV: {
+        if (std::abs(r.score) >= SCORE_MATE_IN_MAX_PLY) return std::nullopt;
+        const auto end = resolve_pv(pos, r.pv.empty() ? std::vector<Move>{r.best} : r.pv);
+        if (!end) return std::nullopt;
+        return end->fen();
+    }
+    }
+    return std::nullopt;
 }
 
 DatagenSummary run_datagen(const DatagenOptions& options, const DatagenCallbacks& callbacks) {

@@ -1,7 +1,7 @@
 // Data generation: self-play games at a fixed node count per move, from random balanced
-// openings, written as quiet positions with their search score and the game result for the
-// evaluation tuner. Every game is reproducible from (seed, game number), and a run that was
-// stopped resumes where it ended when started again on the same file.
+// openings, written as positions (the quiet ones, or as DatagenOptions says) with their search
+// score and the game result for the evaluation tuner. Every game is reproducible from (seed, game
+// number), and a run that was stopped resumes where it ended when started again on the same file.
 //
 // The file is in the format of train/data_line: a header comment with the settings that decide
 // the games, then each finished game's position lines closed by its `# game <g>` line. Blocks
@@ -15,7 +15,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/position.hpp"
 #include "eval/params.hpp"
@@ -23,6 +25,13 @@
 namespace horizon {
 
 class Engine;
+struct SearchResult;
+
+// Which position a search gives the data (DatagenOptions::resolve).
+enum class SampleResolve {
+    NONE, // the searched position, when it is quiet (is_quiet_sample)
+    PV,   // the end of the noisy start of the search's principal variation (resolve_pv)
+};
 
 struct DatagenOptions {
     std::string out;                    // the data file (created, or resumed)
@@ -41,6 +50,13 @@ struct DatagenOptions {
     // seeded from (seed, game) alone and written in the game's order (0: every candidate).
     // Consecutive positions of a game are near copies; a few spread over it are worth more.
     std::uint64_t per_game = 0;
+    // NONE: the candidates are the quiet positions, written as they are. PV: a searched position
+    // whose score is no mate is a candidate when resolve_pv finds an end to its search's line,
+    // and that end is written, with the search's score. A line whose first move is quiet and
+    // gives no check, from a position not in check, ends where it starts; so PV writes other
+    // positions than NONE only where the line starts with a capture, a promotion or a check
+    // (or in check), and it admits positions whose best move captures.
+    SampleResolve resolve = SampleResolve::NONE;
 };
 
 // Why a game ended.
@@ -106,5 +122,21 @@ std::unique_ptr<Engine> make_datagen_engine(const DatagenOptions& options);
 // train/pgn_samples reads): its side is not in check, the move played (or found best) there
 // captures or promotes nothing, and its score (from either side) is no mate.
 bool is_quiet_sample(const Position& pos, Move played, int score);
+
+// The most plies resolve_pv plays.
+inline constexpr int RESOLVE_MAX_PLIES = 8;
+
+// Where the noisy start of `pv`, a line from `root`, ends: its moves are played while the side
+// to move is in check or the move captures, promotes or gives check, RESOLVE_MAX_PLIES at most;
+// the walk stops before the first other move, or where the line ends. nullopt when that position
+// is in check or has no legal move, or a move of the line is not legal.
+std::optional<Position> resolve_pv(const Position& root, const std::vector<Move>& pv);
+
+// The FEN of the position a search of `pos` (its result `r`) gives the data under `resolve`
+// (DatagenOptions::resolve), or nullopt when it gives none. The search's score goes with it: it
+// is the score of the whole line, so from White's point of view it is the same number at the
+// line's end as at `pos`. Leaving out the first plies of a game is the caller's part.
+std::optional<std::string> sample_fen(const Position& pos, const SearchResult& r,
+                                      SampleResolve resolve);
 
 } // namespace horizon
