@@ -11,7 +11,8 @@
 #   -d DEPTH        analysis depth (default 9)
 #   -e ENGINE       the engine that checks the puzzles (default stockfish, on PATH or /usr/games)
 #   -D CHECK_DEPTH  its depth (default 18)
-# OUT_DIR gets off.pgn, on.pgn, puzzles.epd, puzzles.pgn, the two runs' stderr and check.txt.
+# OUT_DIR gets off.pgn, on.pgn, puzzles.epd, puzzles.pgn, the two runs' summaries and stderr,
+# and check.txt.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 horizon=$root/build/release/horizon
@@ -41,7 +42,7 @@ timed() {
   local start end cpu
   start=$(date +%s.%N)
   /usr/bin/time -o "$out/$name.time" -f "%U %S" "$horizon" analyze "$games" --depth "$depth" \
-    --threads 1 "$@" -o "$out/$name.pgn" 2>"$out/$name.stderr"
+    --threads 1 "$@" -o "$out/$name.pgn" >"$out/$name.summary" 2>"$out/$name.stderr"
   end=$(date +%s.%N)
   cpu=$(tail -n 1 "$out/$name.time")
   awk -v s="$start" -v e="$end" -v c="$cpu" \
