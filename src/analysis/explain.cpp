@@ -65,7 +65,6 @@ Position after_line(Position pos, const std::vector<Move>& moves) {
 }
 
 int mate_moves(Score s) { return (SCORE_MATE - std::abs(s) + 1) / 2; }
-bool is_mate(Score s) { return std::abs(s) >= SCORE_MATE_IN_MAX_PLY; }
 
 const char* outcome_word(int outcome) {
     return outcome > 0 ? "a win" : outcome < 0 ? "a loss" : "a draw";
@@ -378,13 +377,13 @@ Explanation explain_move(const MoveContext& ctx, const MoveThreats& threats,
     // A mate allowed, or one given up.
     const Score after_them = ctx.eval_after->score; // the opponent's view
     const Score before_us = ctx.eval_before->score;
-    if (is_mate(after_them) && after_them > 0 && !refutation.empty()) {
+    if (is_mate_score(after_them) && after_them > 0 && !refutation.empty()) {
         const std::string mate_line = moves_to_san(after, refutation);
         sentences.push_back("It allows mate in " + std::to_string(mate_moves(after_them)) + ": " +
                             mate_line + ".");
         set_kind(ExplanationKind::MATE, "mate");
-    } else if (is_mate(before_us) && before_us > 0 && !better.empty() &&
-               !(is_mate(after_them) && after_them < 0)) {
+    } else if (is_mate_score(before_us) && before_us > 0 && !better.empty() &&
+               !(is_mate_score(after_them) && after_them < 0)) {
         sentences.push_back("It misses mate in " + std::to_string(mate_moves(before_us)) + ": " +
                             moves_to_san(before, better) + ".");
         set_kind(ExplanationKind::MATE, "mate");

@@ -60,7 +60,7 @@ std::optional<Puzzle> check_puzzle(Engine& engine, const Position& before, Move 
     if (engine.set_position(before)) return std::nullopt;
     SearchLimits limits;
     limits.depth = depth;
-    // The two lines of each depth completed; the check reads the last two depths.
+    // The two lines of each depth completed; the check reads the last HOLD_DEPTHS.
     std::vector<std::array<SearchReport, 2>> by_depth;
     engine.set_multipv(2);
     engine.search_sync(limits, [&](const SearchReport& r) {
@@ -69,7 +69,7 @@ std::optional<Puzzle> check_puzzle(Engine& engine, const Position& before, Move 
         by_depth[std::size_t(r.depth - 1)][std::size_t(r.multipv - 1)] = r;
     });
     engine.set_multipv(1);
-    // Each of the last two depths: both lines there, the same best move, not the one played,
+    // Each of the last depths: both lines there, the same best move, not the one played,
     // and the margin between the lines.
     const auto holds = [&](std::size_t d) {
         if (d >= by_depth.size()) return false;
@@ -79,8 +79,17 @@ std::optional<Puzzle> check_puzzle(Engine& engine, const Position& before, Move 
                puzzle_cp(lines[0].score) - puzzle_cp(lines[1].score) >=
                    PuzzleOptions::CHECK_FACTOR * options.margin_cp;
     };
-    if (by_depth.size() < 2 || by_depth.back()[0].pv.empty() || !holds(by_depth.size() - 1) ||
-        !holds(by_depth.size() - 2))
+    const std::size_t n = by_depth.size();
+    if (n < PuzzleOptions::HOLD_DEPTHS || by_depth.back()[0].pv.empty()) return std::nullopt;
+    for (std::size_t d = n - PuzzleOptions::HOLD_DEPTHS; d < n; ++d)
+        if (!holds(d)) return std::nullopt;
+    // A mate found is no change of mind. Short of a mate, the best line must not leave the
+    // game decided either way: a move that keeps a won game won, or loses a lost one less,
+    // is no exercise of finding the one move.
+    const Score last = by_depth[n - 1][0].score, before_last = by_depth[n - 2][0].score;
+    if (!is_mate_score(last) &&
+        (std::abs(puzzle_cp(last) - puzzle_cp(before_last)) > options.margin_cp ||
+         std::abs(puzzle_cp(last)) > options.bound_cp))
         return std::nullopt;
     const auto& lines = by_depth.back();
     Puzzle p;

@@ -34,6 +34,9 @@ struct PuzzleOptions {
     // Horizon had found 200 to 280 cp apart; docs/analysis.md), and a puzzle should stay
     // unique for them too.
     static constexpr int CHECK_FACTOR = 2;
+    // The depths, the last ones of the check, at which the best move and the margin must hold;
+    // and the best line's score may move by at most the margin between the last two of them.
+    static constexpr std::size_t HOLD_DEPTHS = 3;
     int margin_cp = DEFAULT_MARGIN_CP; // the second-best line at least this far below
     int bound_cp = DEFAULT_BOUND_CP;   // beyond this the game counts as decided
 };
@@ -67,8 +70,11 @@ bool puzzle_candidate(const GameAnalysis& analysis, std::size_t index, const Pos
 int puzzle_depth(const PositionEval& eval);
 
 // The check: the best two lines of `before` searched to `depth`; a puzzle when at each of the
-// last two depths the best move is the same, not `played`, and the second line is at least
-// CHECK_FACTOR times the margin below it: a margin that holds at one depth only is not kept.
+// last HOLD_DEPTHS depths the best move is the same, not `played`, and the second line is at
+// least CHECK_FACTOR times the margin below it (a margin that holds at one depth only is not
+// kept), and the best line's score moved by at most the margin over the last two depths unless
+// it is a mate (a position the search is still changing its mind about is no sure puzzle) and,
+// short of a mate, stays within the bound either way (the game not decided by it).
 std::optional<Puzzle> check_puzzle(Engine& engine, const Position& before, Move played, int depth,
                                    const PuzzleOptions& options);
 

@@ -134,6 +134,10 @@ constexpr Score SCORE_MATE_IN_MAX_PLY = SCORE_MATE - MAX_PLY;
 
 constexpr Score mate_in(int ply) { return SCORE_MATE - ply; }
 constexpr Score mated_in(int ply) { return -SCORE_MATE + ply; }
+// A score that is a mate for either side.
+constexpr bool is_mate_score(Score s) {
+    return s >= SCORE_MATE_IN_MAX_PLY || s <= -SCORE_MATE_IN_MAX_PLY;
+}
 
 // A win the tablebases promise scores between every evaluation and every mate (a found mate
 // outranks it), less the plies from the root to the probed position, as mates do.

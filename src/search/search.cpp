@@ -27,7 +27,6 @@ struct LmrTable {
 };
 const LmrTable LMR;
 
-bool is_mate_score(Score s) { return std::abs(s) >= SCORE_MATE_IN_MAX_PLY; }
 // A mate or a tablebase result: not a score to prune, reduce or correct by.
 bool is_decisive(Score s) { return std::abs(s) >= SCORE_TB_WIN_IN_MAX_PLY; }
 
