@@ -87,6 +87,21 @@ std::string captures_text(const LineMaterial& lm, Color by) {
     return out;
 }
 
+// "Black takes the knight on g5 (3... Qxg5)", and "; White takes ..." when `us` took back too.
+std::string exchange_text(const LineMaterial& lm, Color them, Color us) {
+    std::string out = side_name(them) + std::string(" takes ") + captures_text(lm, them);
+    if (lm.won[us]) out += std::string("; ") + side_name(us) + " takes " + captures_text(lm, us);
+    return out;
+}
+
+// What a threat line `t` of the opponent's wins, after its moves in a sentence: " (found by
+// letting Black move twice), a net gain of 3 pawns' worth for Black: Black takes ...".
+std::string threat_gain_text(const LineMaterial& t, Color them, Color us) {
+    return std::string(" (found by letting ") + side_name(them) + " move twice), a net gain of " +
+           worth_text(t.gain(them)) + " for " + side_name(them) + ": " +
+           exchange_text(t, them, us) + ".";
+}
+
 // A piece of `victim` on `s` that cannot stay (attacked by a cheaper piece, or attacked and
 // not defended) and has no move that SEE calls safe; `victim` is to move.
 bool is_trapped(const Position& pos, Square s) {
@@ -409,9 +424,7 @@ Explanation explain_move(const MoveContext& ctx, const MoveThreats& threats,
     const bool loses_material =
         played.gain(them) >= options.material_min_cp && given_up >= options.material_min_cp;
     if (loses_material) {
-        std::string taken = side_name(them) + std::string(" takes ") + captures_text(played, them);
-        if (played.won[us])
-            taken += std::string("; ") + side_name(us) + " takes " + captures_text(played, us);
+        const std::string taken = exchange_text(played, them, us);
         sentences.push_back("After " + moves_to_san(before, played.moves) + " " + taken +
                             ": a net gain of " + worth_text(played.gain(them)) + " for " +
                             side_name(them) + ".");
@@ -436,13 +449,8 @@ Explanation explain_move(const MoveContext& ctx, const MoveThreats& threats,
         passed.make_null_move();
         const LineMaterial t = line_material(passed, threats.ignored, options.line_plies);
         if (t.gain(them) >= options.material_min_cp && played.gain(them) >= t.gain(them)) {
-            std::string taken = side_name(them) + std::string(" takes ") + captures_text(t, them);
-            if (t.won[us])
-                taken += std::string("; ") + side_name(us) + " takes " + captures_text(t, us);
-            sentences.push_back(
-                std::string("It ignores the threat ") + moves_to_san(passed, t.moves) +
-                " (found by letting " + side_name(them) + " move twice), a net gain of " +
-                worth_text(t.gain(them)) + " for " + side_name(them) + ": " + taken + ".");
+            sentences.push_back("It ignores the threat " + moves_to_san(passed, t.moves) +
+                                threat_gain_text(t, them, us));
             ex.names_threat = true;
         }
     }
@@ -450,23 +458,17 @@ Explanation explain_move(const MoveContext& ctx, const MoveThreats& threats,
     // The threat the reply creates, when nothing above (a mate, material lost, a piece
     // trapped) already tells: what the opponent would win with a second move in a row after
     // the reply, over a short line.
-    const Move reply = threatening_reply(after, refutation);
-    if (!threats.created.empty() && reply && !loses_material && ex.kind != ExplanationKind::MATE &&
-        ex.kind != ExplanationKind::MATERIAL) {
+    if (!threats.created.empty() && threats.reply && !loses_material &&
+        ex.kind != ExplanationKind::MATE && ex.kind != ExplanationKind::MATERIAL) {
         Position passed = after;
-        passed.make_move(reply);
+        passed.make_move(threats.reply);
         passed.make_null_move();
         const LineMaterial t =
             line_material(passed, threats.created, std::min(options.line_plies, THREAT_PLIES));
         if (t.gain(them) >= options.material_min_cp) {
-            std::string taken = side_name(them) + std::string(" takes ") + captures_text(t, them);
-            if (t.won[us])
-                taken += std::string("; ") + side_name(us) + " takes " + captures_text(t, us);
-            sentences.push_back("It allows " + numbered_san(after, reply) + ", which threatens " +
-                                moves_to_san(passed, t.moves) + " (found by letting " +
-                                side_name(them) + " move twice), a net gain of " +
-                                worth_text(t.gain(them)) + " for " + side_name(them) + ": " +
-                                taken + ".");
+            sentences.push_back("It allows " + numbered_san(after, threats.reply) +
+                                ", which threatens " + moves_to_san(passed, t.moves) +
+                                threat_gain_text(t, them, us));
             ex.names_threat = true;
         }
     }
@@ -566,8 +568,9 @@ std::vector<Explanation> explain_game(Engine& engine, const PgnGame& game, GameA
             threats.ignored = threat_line(engine, pos, threat_search);
             Position after = pos;
             after.make_move(mj.played);
-            if (const Move reply = threatening_reply(after, analysis.positions[i + 1].pv)) {
-                after.make_move(reply);
+            threats.reply = threatening_reply(after, analysis.positions[i + 1].pv);
+            if (threats.reply) {
+                after.make_move(threats.reply);
                 threats.created = threat_line(engine, after, threat_search);
             }
             const MoveContext ctx{&pos, mj.played, &analysis.positions[i],

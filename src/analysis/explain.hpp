@@ -133,15 +133,16 @@ std::vector<Move> threat_line(Engine& engine, const Position& pos, const SearchL
 SearchLimits threat_limits(const SearchLimits& analysis);
 
 // The threats of one move (either line may be empty): `ignored`, the opponent's line after a
-// null move in the position before the move; `created`, the opponent's line after the
-// refutation's first move (a quiet move) and a null move.
+// null move in the position before the move; `created`, the opponent's line after `reply` (the
+// refutation's first move, when threatening_reply finds it) and a null move.
 struct MoveThreats {
     std::vector<Move> ignored;
+    Move reply = Move::none();
     std::vector<Move> created;
 };
 
-// The refutation's first move when it is quiet and gives no check: the move whose threat
-// MoveThreats::created holds (Move::none() when there is none to look for).
+// The refutation's first move when it is quiet and gives no check: MoveThreats::reply, whose
+// threat MoveThreats::created holds (Move::none() when there is none to look for).
 Move threatening_reply(const Position& after, const std::vector<Move>& refutation);
 
 // The explanation of one move from its context and its threats. Pure: no search.

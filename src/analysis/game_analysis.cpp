@@ -205,7 +205,7 @@ GameAnalysis analyze_game(Engine& engine, const PgnGame& game, const SearchLimit
 }
 
 std::string eval_text(Score s) {
-    if (std::abs(s) >= SCORE_MATE_IN_MAX_PLY) {
+    if (is_mate_score(s)) {
         const int plies = SCORE_MATE - std::abs(s);
         return std::string(s > 0 ? "#" : "#-") + std::to_string((plies + 1) / 2);
     }

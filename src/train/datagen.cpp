@@ -489,8 +489,7 @@ std::unique_ptr<Engine> make_datagen_engine(const DatagenOptions& options) {
 }
 
 bool is_quiet_sample(const Position& pos, Move played, int score) {
-    return !pos.in_check() && !pos.is_capture_or_promotion(played) &&
-           std::abs(score) < SCORE_MATE_IN_MAX_PLY;
+    return !pos.in_check() && !pos.is_capture_or_promotion(played) && !is_mate_score(score);
 }
 
 std::optional<Position> resolve_pv(const Position& root, const std::vector<Move>& pv) {
@@ -513,7 +512,7 @@ std::optional<std::string> sample_fen(const Position& pos, const SearchResult& r
         if (!is_quiet_sample(pos, r.best, r.score)) return std::nullopt;
         return pos.fen();
     case SampleResolve::PV: {
-        if (std::abs(r.score) >= SCORE_MATE_IN_MAX_PLY) return std::nullopt;
+        if (is_mate_score(r.score)) return std::nullopt;
         const auto end = resolve_pv(pos, r.pv.empty() ? std::vector<Move>{r.best} : r.pv);
         if (!end) return std::nullopt;
         return end->fen();
