@@ -62,20 +62,7 @@ public:
                 ++report_.errors;
                 continue;
             }
-            const auto on_position = [&](int done, int total) {
-                if (callbacks_.on_position)
-                    callbacks_.on_position(
-                        {positions_done + std::uint64_t(done), number, done, total});
-            };
-            // The explanations and puzzles come after the game's searches: the positions stay
-            // at the game's end while they run.
-            const auto on_step = [&, number](PgnAnalysisStage stage, std::size_t step,
-                                             std::size_t steps, int positions) {
-                if (callbacks_.on_position)
-                    callbacks_.on_position({positions_done + std::uint64_t(positions), number,
-                                            positions, positions, stage, step, steps});
-            };
-            const GameAnalysis analysis = analyze_one(game, number, on_position, on_step);
+            const GameAnalysis analysis = analyze_one(game, number, positions_done);
             positions_done += analysis.positions.size();
             if (callbacks_.on_game) callbacks_.on_game();
             report_game(game, number, analysis);
@@ -91,17 +78,23 @@ private:
         if (callbacks_.on_notice) callbacks_.on_notice(text);
     }
 
-    using StepCallback = std::function<void(PgnAnalysisStage, std::size_t, std::size_t, int)>;
-
-    GameAnalysis analyze_one(PgnGame& game, std::uint64_t number,
-                             const std::function<void(int, int)>& on_position,
-                             const StepCallback& on_step) {
+    // `positions_done`: the positions of the games before this one.
+    GameAnalysis analyze_one(PgnGame& game, std::uint64_t number, std::uint64_t positions_done) {
+        const auto report = [&](const PgnAnalysisProgress& p) {
+            if (callbacks_.on_position) callbacks_.on_position(p);
+        };
         engine_.new_game();
-        GameAnalysis analysis = analyze_game(engine_, game, settings_.limits, on_position);
+        GameAnalysis analysis =
+            analyze_game(engine_, game, settings_.limits, [&](int done, int total) {
+                report({positions_done + std::uint64_t(done), number, done, total});
+            });
+        // The explanations and puzzles come after the game's searches: the positions stay at
+        // the game's end while they run.
         const int positions = int(analysis.positions.size());
         const auto step = [&](PgnAnalysisStage stage) {
             return [&, stage](std::size_t done, std::size_t total) {
-                on_step(stage, done, total, positions);
+                report({positions_done + std::uint64_t(positions), number, positions, positions,
+                        stage, done, total});
             };
         };
         const std::vector<Explanation> explanations =
