@@ -259,16 +259,27 @@ void Engine::search_thread(Job job) {
     }
     // The lines the search ends on, once: unless its last report was already them (it ended
     // on a completed iteration), with the nodes and time of the whole search.
+    const std::int64_t us = time_.search_elapsed_us();
+    const auto totals = [&](SearchReport& r) {
+        r.nodes = result.nodes;
+        r.time_us = us;
+        r.time_ms = us / 1000;
+        r.hashfull = tt_.hashfull();
+        if (search_tables()) r.tbhits = result.tbhits;
+    };
     if (!result.reported) {
-        const std::int64_t us = time_.search_elapsed_us();
         for (SearchReport& r : result.lines) {
-            r.nodes = result.nodes;
-            r.time_us = us;
-            r.time_ms = us / 1000;
-            r.hashfull = tt_.hashfull();
-            if (search_tables()) r.tbhits = result.tbhits;
+            totals(r);
             if (cb.on_report) cb.on_report(r);
         }
+    } else if (!lines.empty() && lines.back().nodes < result.nodes) {
+        // The search went on after its last report and kept nothing new (stopped in the first
+        // move of an iteration, or helper threads still counting): its whole nodes and time, on
+        // a line of their own (a report said twice would repeat a line).
+        SearchReport r;
+        r.totals_only = true;
+        totals(r);
+        if (cb.on_report) cb.on_report(r);
     }
 
     // In infinite and ponder searches the bestmove waits for stop (or ponderhit).

@@ -36,6 +36,9 @@ struct SearchReport {
     int hashfull = 0;
     std::optional<std::uint64_t> tbhits; // with tablebases: positions they answered
     std::vector<Move> pv;
+    // The search's nodes and time at its end, without a line (depth, score and pv unset): the
+    // last line reported stands, and a client keeps its score and moves.
+    bool totals_only = false;
 };
 
 struct SearchResult {

@@ -482,12 +482,15 @@ void UciLoop::cmd_go(const std::vector<std::string>& args) {
 }
 
 std::string UciLoop::format_info(const SearchReport& r, const Position& root, const WdlModel* wdl) {
-    std::string s = "info depth " + std::to_string(r.depth);
-    if (r.depth > 0) s += " seldepth " + std::to_string(r.seldepth);
-    s += " multipv " + std::to_string(r.multipv) + " score " + uci_score(r.score);
-    if (r.bound == BOUND_LOWER) s += " lowerbound";
-    if (r.bound == BOUND_UPPER) s += " upperbound";
-    if (wdl) {
+    std::string s = "info";
+    if (!r.totals_only) {
+        s += " depth " + std::to_string(r.depth);
+        if (r.depth > 0) s += " seldepth " + std::to_string(r.seldepth);
+        s += " multipv " + std::to_string(r.multipv) + " score " + uci_score(r.score);
+        if (r.bound == BOUND_LOWER) s += " lowerbound";
+        if (r.bound == BOUND_UPPER) s += " upperbound";
+    }
+    if (wdl && !r.totals_only) {
         // With no legal move the result is known: lost when mated, else drawn.
         const bool game_over = count_legal_moves(root) == 0;
         const Wdl w = !game_over        ? wdl_from_score(*wdl, r.score, wdl_material(root))
