@@ -1256,6 +1256,74 @@ TEST_CASE("explain: a line's material, captures and trapped pieces", "[analyze][
     CHECK(trapped->square == B3);
 }
 
+namespace {
+
+// The SAN moves `sans` played one after the other from `pos`.
+std::vector<Move> san_line(Position pos, const std::vector<std::string>& sans) {
+    std::vector<Move> line;
+    for (const std::string& san : sans) {
+        const ParsedMove m = parse_san(pos, san);
+        REQUIRE(m.move);
+        line.push_back(m.move);
+        pos.make_move(m.move);
+    }
+    return line;
+}
+
+// explain_move for `played` in `before`: its refutation and the better line as given, the
+// threat after a null move in `before` as given, a blunder of 4 pawns.
+Explanation explain_blunder(const Position& before, const std::string& played,
+                            const std::vector<std::string>& refutation,
+                            const std::vector<std::string>& better,
+                            const std::vector<std::string>& threat) {
+    const Move move = parse_san(before, played).move;
+    REQUIRE(move);
+    Position after = before;
+    after.make_move(move);
+    Position passed = before;
+    passed.make_null_move();
+    PositionEval eval_before, eval_after;
+    eval_before.score = 50;
+    eval_before.depth = 10;
+    eval_before.pv = san_line(before, better);
+    eval_after.score = 350;
+    eval_after.depth = 10;
+    eval_after.pv = san_line(after, refutation);
+    MoveJudgement judgement;
+    judgement.played = move;
+    judgement.best = eval_before.pv.front();
+    judgement.before = 50;
+    judgement.after = -350;
+    judgement.loss_cp = 400;
+    judgement.judgement = Judgement::BLUNDER;
+    MoveThreats threats;
+    threats.ignored = san_line(passed, threat);
+    const MoveContext ctx{&before, move, &eval_before, &eval_after, &judgement};
+    return explain_move(ctx, threats, default_eval_params());
+}
+
+} // namespace
+
+TEST_CASE("explain: a threat is ignored only by a move that leaves it standing",
+          "[analyze][explain]") {
+    // 1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5: the queen threatens the knight on e5 (and g2).
+    const Position before =
+        position_from("r1b1kbnr/pppp1ppp/8/4N1q1/2BnP3/8/PPPP1PPP/RNBQK2R w KQkq - 1 5");
+    // 5. a3 leaves the knight where the queen takes it.
+    const Explanation a3 = explain_blunder(before, "a3", {"Qxe5"}, {"Bxf7+", "Ke7"}, {"Qxe5"});
+    INFO(a3.text);
+    CHECK(a3.names_threat);
+    CHECK(contains(a3.text, "It ignores the threat 5... Qxe5"));
+    // 5. Nxf7 moves the knight: it is lost on f7 instead, but the threat on e5 is gone, and
+    // the text said "It ignores the threat 5... Qxe5 ... Black takes the knight on e5".
+    const Explanation nxf7 = explain_blunder(
+        before, "Nxf7", {"Qxg2", "Rf1", "Qxe4+", "Be2", "Kxf7"}, {"Bxf7+", "Ke7"}, {"Qxe5"});
+    INFO(nxf7.text);
+    CHECK_FALSE(nxf7.names_threat);
+    CHECK_FALSE(contains(nxf7.text, "ignores the threat"));
+    CHECK_FALSE(contains(nxf7.text, "on e5"));
+}
+
 TEST_CASE("explain: a hanging piece names the piece and the move that takes it",
           "[analyze][explain]") {
     const Explained e = explained_game(EXPLAIN_GAMES, 1, node_limit(TEST_NODES));

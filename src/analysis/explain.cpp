@@ -443,12 +443,18 @@ Explanation explain_move(const MoveContext& ctx, const MoveThreats& threats,
     }
 
     // The threat: what the opponent would win with two moves in a row, when the line played
-    // gives up at least as much.
+    // gives up at least as much and the move left it standing (its first move is still there
+    // after the move, taking what it took: a move that moved the piece threatened, or took or
+    // blocked the attacker, did not ignore the threat, however badly it answered it).
     if (!threats.ignored.empty() && loses_material) {
         Position passed = before;
         passed.make_null_move();
+        const Move first = threats.ignored[0];
+        const bool standing =
+            after.is_legal(first) && after.piece_on(first.to()) == passed.piece_on(first.to());
         const LineMaterial t = line_material(passed, threats.ignored, options.line_plies);
-        if (t.gain(them) >= options.material_min_cp && played.gain(them) >= t.gain(them)) {
+        if (standing && t.gain(them) >= options.material_min_cp &&
+            played.gain(them) >= t.gain(them)) {
             sentences.push_back("It ignores the threat " + moves_to_san(passed, t.moves) +
                                 threat_gain_text(t, them, us));
             ex.names_threat = true;
