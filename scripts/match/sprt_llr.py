@@ -33,7 +33,9 @@ def parse_counts(text):
 
 
 def logistic_elo(score):
-    return -400 * math.log10(1 / score - 1) if 0 < score < 1 else math.copysign(math.inf, score - 0.5)
+    if 0 < score < 1:
+        return -400 * math.log10(1 / score - 1)
+    return math.copysign(math.inf, score - 0.5)
 
 
 def standing(counts, elo0, elo1, alpha, beta):
