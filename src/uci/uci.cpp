@@ -489,15 +489,15 @@ std::string UciLoop::format_info(const SearchReport& r, const Position& root, co
         s += " multipv " + std::to_string(r.multipv) + " score " + uci_score(r.score);
         if (r.bound == BOUND_LOWER) s += " lowerbound";
         if (r.bound == BOUND_UPPER) s += " upperbound";
-    }
-    if (wdl && !r.totals_only) {
-        // With no legal move the result is known: lost when mated, else drawn.
-        const bool game_over = count_legal_moves(root) == 0;
-        const Wdl w = !game_over        ? wdl_from_score(*wdl, r.score, wdl_material(root))
-                      : root.in_check() ? Wdl{0, 0, 1000}
-                                        : Wdl{0, 1000, 0};
-        s += " wdl " + std::to_string(w.win) + " " + std::to_string(w.draw) + " " +
-             std::to_string(w.loss);
+        if (wdl) {
+            // With no legal move the result is known: lost when mated, else drawn.
+            const bool game_over = count_legal_moves(root) == 0;
+            const Wdl w = !game_over        ? wdl_from_score(*wdl, r.score, wdl_material(root))
+                          : root.in_check() ? Wdl{0, 0, 1000}
+                                            : Wdl{0, 1000, 0};
+            s += " wdl " + std::to_string(w.win) + " " + std::to_string(w.draw) + " " +
+                 std::to_string(w.loss);
+        }
     }
     const std::int64_t ms = std::max<std::int64_t>(r.time_ms, 0);
     // nps from microseconds where known: nodes * 1000 / time at any time, without the jump a
