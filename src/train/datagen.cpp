@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -172,6 +173,7 @@ std::optional<GameRecord> play_game(Engine& engine, std::uint64_t number,
     // engine holds the same position from the opening on (balanced_opening left it there) and
     // is given each move played.
     int white_ahead = 0, black_ahead = 0, level = 0; // consecutive plies of each verdict
+    std::map<std::string, std::size_t> sampled;      // FEN -> its index in game.positions
 
     for (;;) {
         if (stop.load(std::memory_order_relaxed)) return std::nullopt;
@@ -188,8 +190,16 @@ std::optional<GameRecord> play_game(Engine& engine, std::uint64_t number,
 
         const Score white = pos.side_to_move() == WHITE ? r.score : -r.score;
         if (pos.game_ply() >= FIRST_WRITTEN_PLY)
-            if (auto fen = sample_fen(pos, r, options.resolve))
-                game.positions.emplace_back(std::move(*fen), white);
+            if (auto fen = sample_fen(pos, r, options.resolve)) {
+                // Lines resolved from consecutive plies often end in the same position (an
+                // exchange, searched before, during and after it): it is written once, with
+                // the score of the search that started nearest to it, the last.
+                const auto [at, added] = sampled.try_emplace(*fen, game.positions.size());
+                if (added)
+                    game.positions.emplace_back(std::move(*fen), white);
+                else
+                    game.positions[at->second].second = white;
+            }
 
         white_ahead = white >= WIN_SCORE ? white_ahead + 1 : 0;
         black_ahead = white <= -WIN_SCORE ? black_ahead + 1 : 0;

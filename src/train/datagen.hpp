@@ -52,10 +52,11 @@ struct DatagenOptions {
     std::uint64_t per_game = 0;
     // NONE: the candidates are the quiet positions, written as they are. PV: a searched position
     // whose score is no mate is a candidate when resolve_pv finds an end to its search's line,
-    // and that end is written, with the search's score. A line whose first move is quiet and
-    // gives no check, from a position not in check, ends where it starts; so PV writes other
-    // positions than NONE only where the line starts with a capture, a promotion or a check
-    // (or in check), and it admits positions whose best move captures.
+    // and that end is written, with the search's score; an end that several searches of the
+    // game lead to is one candidate, with the last one's score. A line whose first move is
+    // quiet and gives no check, from a position not in check, ends where it starts; so PV
+    // writes other positions than NONE only where the line starts with a capture, a promotion
+    // or a check (or in check), and it admits positions whose best move captures.
     SampleResolve resolve = SampleResolve::NONE;
 };
 
